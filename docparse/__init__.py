@@ -1,0 +1,70 @@
+"""docparse: PDFs and their structured twins as analysis-ready source units.
+
+>>> import docparse
+>>> doc = docparse.parse("paper.tex")            # doctest: +SKIP
+>>> pdf = docparse.parse("paper.pdf", backend="pdfplumber")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from docparse.api import parse
+from docparse.config import ParserConfig, resolve_config
+from docparse.errors import (
+    ConfigError,
+    CorruptDocumentError,
+    DocparseError,
+    EmptyDocumentError,
+    EncryptedDocumentError,
+    MissingDependencyError,
+    ModelUnavailableError,
+    ParseError,
+    ParseTimeoutError,
+    UnknownParserError,
+    UnsafeInputError,
+    UnsupportedFormatError,
+)
+from docparse.model import (
+    SCHEMA_VERSION,
+    Annotation,
+    BBox,
+    CellSpan,
+    Document,
+    Provenance,
+    Reference,
+    SourceUnit,
+    Table,
+)
+from docparse.registry import available, get_parser, register
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Annotation",
+    "BBox",
+    "CellSpan",
+    "ConfigError",
+    "CorruptDocumentError",
+    "DocparseError",
+    "Document",
+    "EmptyDocumentError",
+    "EncryptedDocumentError",
+    "MissingDependencyError",
+    "ModelUnavailableError",
+    "ParseError",
+    "ParseTimeoutError",
+    "ParserConfig",
+    "Provenance",
+    "Reference",
+    "SourceUnit",
+    "Table",
+    "UnknownParserError",
+    "UnsafeInputError",
+    "UnsupportedFormatError",
+    "__version__",
+    "available",
+    "get_parser",
+    "parse",
+    "register",
+    "resolve_config",
+]
