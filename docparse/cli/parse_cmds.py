@@ -41,6 +41,7 @@ format_option = click.option(
     "--format",
     "fmt",
     default=None,
+    type=click.Choice(FORMATS),
     help="Force the input format (pdf, tex, htm, csv, txt, s2orc, jats).",
 )
 config_option = click.option(
