@@ -1,0 +1,1 @@
+"""PDF backends, one module per library, sharing the layout assembly in ``layout``."""

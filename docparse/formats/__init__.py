@@ -1,0 +1,1 @@
+"""Structured-twin parsers, one module per source format."""
