@@ -23,6 +23,7 @@ from docparse.errors import (
     UnsafeInputError,
     UnsupportedFormatError,
 )
+from docparse.ingest import ingest
 from docparse.model import (
     SCHEMA_VERSION,
     Annotation,
@@ -64,6 +65,7 @@ __all__ = [
     "__version__",
     "available",
     "get_parser",
+    "ingest",
     "parse",
     "register",
     "resolve_config",

@@ -1,0 +1,105 @@
+"""``docparse ingest``: a whole corpus into documents and a manifest."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import click
+
+from docparse.cli.parse_cmds import config_option, parse_options
+from docparse.errors import DocparseError
+from docparse.ingest import Limits, ingest
+
+
+@click.command("ingest")
+@click.argument("src", type=click.Path(exists=True))
+@click.option(
+    "-o",
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Output folder (docs/, fidelity/, manifest.jsonl).",
+)
+@click.option(
+    "--backend",
+    "-b",
+    default="pymupdf",
+    show_default=True,
+    help="PDF backend, or 'all' for every installed one.",
+)
+@click.option(
+    "--workers",
+    "-w",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Worker processes (local engine) or Dask workers (LocalCluster).",
+)
+@click.option(
+    "--twins",
+    type=click.Choice(["auto", "off"]),
+    default="auto",
+    show_default=True,
+    help="Pair x.pdf with x.tex/x.nxml/x.htm/... and write fidelity summaries.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["jsonl", "parquet"]),
+    default="jsonl",
+    show_default=True,
+)
+@click.option("--timeout", default=600.0, show_default=True, help="Seconds per file.")
+@click.option("--memory-mb", default=4096, show_default=True, help="Memory cap per worker.")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option(
+    "--scheduler",
+    default=None,
+    help="Dask scheduler address (tcp://host:8786); a LocalCluster when omitted.",
+)
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar (default: only on a terminal)."
+)
+@config_option
+def ingest_cmd(
+    src: str,
+    out: str,
+    backend: str,
+    workers: int,
+    twins: str,
+    output_format: str,
+    timeout: float,
+    memory_mb: int,
+    engine: str,
+    scheduler: str | None,
+    progress: bool | None,
+    options: tuple[str, ...],
+) -> None:
+    """Parse every file under SRC into OUT, resumably, in isolated workers."""
+    counts: Counter[str] = Counter()
+    try:
+        for row in ingest(
+            src,
+            out,
+            backend=backend,
+            workers=workers,
+            twins=twins,  # type: ignore[arg-type]
+            output_format=output_format,  # type: ignore[arg-type]
+            config=parse_options(options) or None,
+            limits=Limits(timeout=timeout, memory_mb=memory_mb),
+            engine=engine,  # type: ignore[arg-type]
+            scheduler=scheduler,
+            progress=progress,
+        ):
+            counts[row.status] += 1
+            if row.status == "error":
+                click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
+    except DocparseError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    click.echo(
+        f"{sum(counts.values())} files: {counts['ok']} ok, {counts['error']} error, "
+        f"{counts['skipped']} skipped; manifest: {out}/manifest.jsonl"
+    )
+
+
+COMMANDS = [ingest_cmd]

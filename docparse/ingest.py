@@ -1,0 +1,738 @@
+"""Parse whole corpora: twin pairing, isolated workers, resumable runs.
+
+``docparse.ingest(src, out)`` walks ``src``, parses every supported file in
+worker processes and writes, under ``out``:
+
+* ``docs/<relative path>.<backend>.jsonl``: the document, one JSON line
+  (``Document.from_json`` reads it back); or, with ``output_format="parquet"``,
+  ``parquet/backend=<backend>/<relative path>.parquet``: one row per unit, a
+  hive-partitioned dataset that pandas, pyarrow and Hugging Face ``datasets``
+  read as one table;
+* ``fidelity/<relative path>.<backend>.json``: the parse-fidelity summary of a
+  PDF against its structured twin (``twins="auto"``);
+* ``manifest.jsonl``: one row per input file (and backend) with its status
+  (``ok``, ``error``, ``skipped``), content hash, error class and message,
+  pages, units and seconds.
+
+Every output file is written to a temporary name and renamed, so a killed run
+never leaves a truncated document. A rerun over the same ``out`` skips files
+whose content hash and options are already done.
+
+Each file is parsed in a separate worker process with a wall-clock limit and
+a memory cap (resident set size, polled by the parent): a crash, a hang or a
+runaway allocation in one file becomes an ``error`` row naming the file, and
+the run goes on. ``engine="dask"`` sends one task per file to a Dask
+distributed cluster instead; each task still runs the file in its own child
+process with the same limits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from docparse.builder import file_hash
+from docparse.detect import sniff
+from docparse.errors import DocparseError, MissingDependencyError
+from docparse.model import SCHEMA_VERSION, Document, Format
+
+log = logging.getLogger(__name__)
+
+OutputFormat = Literal["jsonl", "parquet"]
+Engine = Literal["local", "dask"]
+Status = Literal["ok", "error", "skipped"]
+
+#: Extensions docparse reads; other files get a ``skipped`` manifest row.
+_EXTENSIONS = {
+    ".pdf": "pdf",
+    ".tex": "tex",
+    ".htm": "htm",
+    ".html": "htm",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".txt": "txt",
+    ".json": "s2orc",
+    ".nxml": "jats",
+    ".xml": "jats",
+}
+#: Twin formats paired with a PDF of the same stem, in order of preference.
+_TWIN_EXTENSIONS = (".tex", ".nxml", ".htm", ".html", ".json", ".csv", ".txt")
+
+MANIFEST = "manifest.jsonl"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Per-file limits for worker processes.
+
+    ``timeout``: wall-clock seconds per file. ``memory_mb``: resident memory
+    per worker; the parent polls it every ``poll`` seconds and stops the
+    worker past the cap.
+    """
+
+    timeout: float = 600.0
+    memory_mb: int = 4096
+    poll: float = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One file to parse with one backend (``None`` for twin formats)."""
+
+    path: str
+    rel: str
+    format: str
+    backend: str | None
+    content_hash: str
+    options: str
+    out_dir: str
+    output_format: OutputFormat = "jsonl"
+    twins: tuple[str, ...] = ()
+    config: Mapping[str, Any] | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.rel}\t{self.backend or ''}"
+
+    @property
+    def label(self) -> str:
+        return self.backend or self.format
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestRow:
+    """One line of ``manifest.jsonl``.
+
+    Example record: ``{"path": "research/x/x.pdf", "backend": "pymupdf",
+    "format": "pdf", "content_hash": "3f2a9c1d0e4b5a6f", "options": "9be1c2d3",
+    "status": "ok", "error_class": null, "error_message": null, "pages": 12,
+    "units": 143, "seconds": 0.84, "output": "docs/research/x/x.pdf.pymupdf.jsonl",
+    "fidelity": "fidelity/research/x/x.pdf.pymupdf.json", "reason": null}``
+    """
+
+    path: str
+    backend: str | None
+    format: str | None
+    content_hash: str | None
+    options: str | None
+    status: Status
+    error_class: str | None = None
+    error_message: str | None = None
+    pages: int | None = None
+    units: int | None = None
+    seconds: float = 0.0
+    output: str | None = None
+    fidelity: str | None = None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ManifestRow:
+        names = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+    @property
+    def key(self) -> str:
+        return f"{self.path}\t{self.backend or ''}"
+
+
+# ---------------------------------------------------------------- planning
+
+
+def discover(src: Path, exclude: Path | None = None) -> list[Path]:
+    """Every file under ``src`` (or ``src`` itself), sorted, hidden files and
+    ``exclude`` (the output folder) left out."""
+    if src.is_file():
+        return [src]
+    files = []
+    for p in sorted(src.rglob("*")):
+        if not p.is_file() or any(part.startswith(".") for part in p.relative_to(src).parts):
+            continue
+        if exclude is not None and exclude in p.parents:
+            continue
+        files.append(p)
+    return files
+
+
+def _format_of(path: Path) -> tuple[str | None, str | None]:
+    """(format, None) for a file docparse reads, else (None, reason)."""
+    fmt = _EXTENSIONS.get(path.suffix.lower())
+    if fmt is None:
+        return None, f"unsupported extension {path.suffix or '(none)'}"
+    if fmt in ("s2orc", "jats"):
+        # .json and .xml are generic extensions: only S2ORC and JATS content is read.
+        with open(path, "rb") as fh:
+            sniffed = sniff(fh.read(8192))
+        if sniffed != fmt:
+            return None, f"{path.suffix} file is not {'S2ORC JSON' if fmt == 's2orc' else 'JATS'}"
+    return fmt, None
+
+
+def options_key(
+    backend: str | None, config: Mapping[str, Any] | None, twins: bool, output_format: str
+) -> str:
+    """A short hash of everything that changes a file's output."""
+    blob = json.dumps(
+        {
+            "backend": backend,
+            "config": dict(config or {}),
+            "twins": twins,
+            "output": output_format,
+            "schema": SCHEMA_VERSION,
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def plan(
+    src: Path,
+    out: Path,
+    *,
+    backends: Sequence[str],
+    twins: bool,
+    output_format: OutputFormat,
+    config: Mapping[str, Any] | None,
+) -> tuple[list[Task], list[ManifestRow]]:
+    """Tasks to run, and ``skipped`` rows for files docparse does not read."""
+    root = src if src.is_dir() else src.parent
+    files = discover(src, exclude=out.resolve())
+    tasks: list[Task] = []
+    skipped: list[ManifestRow] = []
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        fmt, reason = _format_of(path)
+        if fmt is None:
+            skipped.append(ManifestRow(rel, None, None, None, None, "skipped", reason=reason))
+            continue
+        digest = file_hash(path)
+        pairs: tuple[str, ...] = ()
+        if fmt == "pdf" and twins:
+            pairs = tuple(
+                str(t)
+                for ext in _TWIN_EXTENSIONS
+                if (t := path.with_suffix(ext)).is_file() and _format_of(t)[0] is not None
+            )
+        for backend in backends if fmt == "pdf" else (None,):
+            cfg = config if fmt == "pdf" else None
+            tasks.append(
+                Task(
+                    path=str(path),
+                    rel=rel,
+                    format=fmt,
+                    backend=backend,
+                    content_hash=digest,
+                    options=options_key(backend, cfg, bool(pairs), output_format),
+                    out_dir=str(out),
+                    output_format=output_format,
+                    twins=pairs,
+                    config=cfg,
+                )
+            )
+    return tasks, skipped
+
+
+# ---------------------------------------------------------------- one file
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def unit_rows(doc: Document) -> list[dict[str, Any]]:
+    """Flat rows (one per unit) for the Parquet output."""
+    rows = []
+    for u in doc.units:
+        b = u.bbox
+        rows.append(
+            {
+                "doc_id": doc.doc_id,
+                "source_path": doc.source_path,
+                "format": doc.format,
+                "unit_id": u.id,
+                "kind": u.kind,
+                "modality": u.modality,
+                "text": u.text,
+                "raw": u.raw,
+                "section": list(u.section),
+                "order": u.order,
+                "page": u.page,
+                "x0": b.x0 if b else None,
+                "y0": b.y0 if b else None,
+                "x1": b.x1 if b else None,
+                "y1": b.y1 if b else None,
+                "word_start": u.word_start,
+                "word_end": u.word_end,
+                "n_words": u.n_words,
+                "n_tokens": u.n_tokens,
+                "position": u.position,
+                "position_bucket": u.position_bucket,
+                "table": json.dumps(u.table.to_dict(), ensure_ascii=False) if u.table else None,
+            }
+        )
+    return rows
+
+
+def _write_parquet(path: Path, doc: Document) -> None:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "Parquet output", "pip install 'docparse[parquet]'", cause=exc
+        ) from exc
+    import io
+
+    buf = io.BytesIO()
+    pq.write_table(pa.Table.from_pylist(unit_rows(doc)), buf)
+    atomic_write(path, buf.getvalue())
+
+
+def _output_path(task: Task) -> Path:
+    out = Path(task.out_dir)
+    if task.output_format == "parquet":
+        return out / "parquet" / f"backend={task.label}" / f"{task.rel}.parquet"
+    return out / "docs" / f"{task.rel}.{task.label}.jsonl"
+
+
+def _fidelity(task: Task, parsed: Document) -> str | None:
+    """Project the PDF parse onto its first twin that parses; write the summary."""
+    from docparse.api import parse
+
+    for twin_path in task.twins:
+        try:
+            twin = parse(twin_path)
+        except DocparseError as exc:
+            log.warning("twin %s of %s does not parse: %s", twin_path, task.rel, exc)
+            continue
+        from align import project
+
+        summary = project(twin, parsed).summary()
+        summary["twin"] = os.path.relpath(twin_path, Path(task.path).parent)
+        rel = f"fidelity/{task.rel}.{task.label}.json"
+        atomic_write(Path(task.out_dir) / rel, json.dumps(summary, indent=1, default=str).encode())
+        return rel
+    return None
+
+
+def process_task(task: Task) -> ManifestRow:
+    """Parse one file and write its outputs; never raises for bad input."""
+    from docparse.api import parse
+
+    start = time.perf_counter()
+    base = ManifestRow(task.rel, task.backend, task.format, task.content_hash, task.options, "ok")
+    try:
+        doc = parse(
+            task.path, format=cast(Format, task.format), backend=task.backend, config=task.config
+        )
+        target = _output_path(task)
+        if task.output_format == "parquet":
+            _write_parquet(target, doc)
+        else:
+            atomic_write(target, (doc.to_json() + "\n").encode("utf-8"))
+        fidelity = _fidelity(task, doc) if task.twins else None
+    except DocparseError as exc:
+        return replace(
+            base,
+            status="error",
+            error_class=type(exc).__name__,
+            error_message=str(exc),
+            seconds=time.perf_counter() - start,
+        )
+    except Exception as exc:  # noqa: BLE001 - one broken file must not end a corpus run
+        return replace(
+            base,
+            status="error",
+            error_class=type(exc).__name__,
+            error_message=f"{task.rel}: {exc}",
+            seconds=time.perf_counter() - start,
+        )
+    return replace(
+        base,
+        pages=doc.n_pages,
+        units=len(doc.units),
+        seconds=round(time.perf_counter() - start, 4),
+        output=target.relative_to(task.out_dir).as_posix(),
+        fidelity=fidelity,
+    )
+
+
+# ---------------------------------------------------------------- worker pool
+
+
+def _rss_mb(pid: int) -> float:
+    """Resident set size of a process in MB (Linux /proc; 0 elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _worker_main(conn: multiprocessing.connection.Connection) -> None:
+    # The parent owns Ctrl-C; a worker interrupted mid-write would lose the row.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        conn.send(process_task(task))
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    # fork starts a worker in milliseconds with docparse already imported and
+    # keeps parsers registered in the parent; elsewhere use the platform default.
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+@dataclass
+class _Slot:
+    ctx: multiprocessing.context.BaseContext
+    proc: Any = None
+    conn: Any = None
+    task: Task | None = None
+    started: float = 0.0
+    peak_mb: float = 0.0
+
+    def start(self) -> None:
+        parent, child = self.ctx.Pipe()
+        self.proc = self.ctx.Process(target=_worker_main, args=(child,), daemon=True)  # type: ignore[attr-defined]
+        self.proc.start()
+        child.close()
+        self.conn = parent
+        self.task = None
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None:
+            return
+        if kill:
+            self.proc.kill()
+        else:
+            with contextlib.suppress(OSError, BrokenPipeError):
+                self.conn.send(None)
+        self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
+        self.proc = None
+
+
+def _failure(task: Task, cls: str, message: str, seconds: float) -> ManifestRow:
+    return ManifestRow(
+        task.rel,
+        task.backend,
+        task.format,
+        task.content_hash,
+        task.options,
+        "error",
+        error_class=cls,
+        error_message=f"{task.rel}: {message}",
+        seconds=round(seconds, 4),
+    )
+
+
+def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[ManifestRow]:
+    """Run tasks in ``workers`` isolated processes; yield rows as they finish."""
+    pending = deque(tasks)
+    if not pending:
+        return
+    ctx = _mp_context()
+    slots = [_Slot(ctx) for _ in range(max(1, min(workers, len(pending))))]
+    for s in slots:
+        s.start()
+    try:
+        while pending or any(s.task for s in slots):
+            for s in slots:
+                if s.task is None and pending:
+                    s.task = pending.popleft()
+                    s.started = time.monotonic()
+                    s.conn.send(s.task)
+            busy = [s for s in slots if s.task is not None]
+            ready = multiprocessing.connection.wait(
+                [s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=limits.poll
+            )
+            now = time.monotonic()
+            for s in busy:
+                task = s.task
+                assert task is not None
+                elapsed = now - s.started
+                if s.conn in ready:
+                    try:
+                        row: ManifestRow = s.conn.recv()
+                    except (EOFError, OSError):
+                        row = None  # type: ignore[assignment]
+                    if row is not None:
+                        s.task = None
+                        yield row
+                        continue
+                if not s.proc.is_alive():
+                    code = s.proc.exitcode
+                    reason = (
+                        f"worker killed by signal {-code} (out of memory?)"
+                        if code is not None and code < 0
+                        else f"worker exited with {code}"
+                    )
+                    yield _failure(task, "WorkerCrashedError", reason, elapsed)
+                    s.stop(kill=True)
+                    s.start()
+                elif elapsed > limits.timeout:
+                    s.stop(kill=True)
+                    s.start()
+                    yield _failure(
+                        task,
+                        "ParseTimeoutError",
+                        f"stopped after {limits.timeout:g} s time limit",
+                        elapsed,
+                    )
+                elif (rss := _rss_mb(s.proc.pid)) > limits.memory_mb:
+                    s.stop(kill=True)
+                    s.start()
+                    yield _failure(
+                        task,
+                        "MemoryLimitError",
+                        f"stopped at {rss:.0f} MB, over the {limits.memory_mb} MB cap",
+                        elapsed,
+                    )
+    finally:
+        for s in slots:
+            s.stop(kill=s.task is not None)
+
+
+def run_isolated(task: Task, limits: Limits) -> ManifestRow:
+    """Run one task in a child process with limits (what each Dask task does)."""
+    try:
+        return next(run_local([task], 1, limits))
+    except AssertionError as exc:
+        # Daemonic processes may not have children: a Dask worker started
+        # without ``distributed.worker.daemon = False`` runs the file in-process.
+        if "daemonic" not in str(exc):
+            raise
+        log.warning("dask worker is daemonic: %s runs without per-file isolation", task.rel)
+        return process_task(task)
+
+
+def run_dask(
+    tasks: Sequence[Task], workers: int, limits: Limits, scheduler: str | None
+) -> Iterator[ManifestRow]:
+    """Run tasks on a Dask distributed cluster, one task per file."""
+    try:
+        import dask
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "the dask engine", "pip install 'docparse[dask]'", cause=exc
+        ) from exc
+    with dask.config.set({"distributed.worker.daemon": False}):
+        cluster = None
+        if scheduler is None:
+            cluster = LocalCluster(
+                n_workers=max(1, workers),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            client = Client(cluster)
+        else:
+            client = Client(scheduler)
+        try:
+            by_future = {client.submit(run_isolated, t, limits, pure=False): t for t in tasks}
+            for fut in as_completed(list(by_future)):
+                task = by_future[fut]
+                try:
+                    yield fut.result()
+                except Exception as exc:  # noqa: BLE001 - a lost worker is one file's error
+                    yield _failure(task, type(exc).__name__, str(exc), 0.0)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+# ---------------------------------------------------------------- manifest
+
+
+def load_manifest(out: Path) -> dict[str, ManifestRow]:
+    """Latest row per (file, backend); a torn last line from a killed run is ignored."""
+    rows: dict[str, ManifestRow] = {}
+    path = out / MANIFEST
+    if not path.exists():
+        return rows
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = ManifestRow.from_dict(json.loads(line))
+        except (json.JSONDecodeError, TypeError):
+            continue
+        rows[row.key] = row
+    return rows
+
+
+def _is_done(task: Task, row: ManifestRow | None) -> bool:
+    return (
+        row is not None
+        and row.status in ("ok", "skipped")
+        and row.content_hash == task.content_hash
+        and row.options == task.options
+        and row.output is not None
+        and (Path(task.out_dir) / row.output).exists()
+    )
+
+
+@dataclass
+class _Progress:
+    enabled: bool | None
+    total: int
+    bar: Any = None
+    pages: int = 0
+    errors: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def __enter__(self) -> _Progress:
+        from tqdm import tqdm
+
+        # No monitor thread: worker processes are forked while the bar runs.
+        tqdm.monitor_interval = 0
+        self.bar = tqdm(
+            total=self.total,
+            unit="file",
+            dynamic_ncols=True,
+            disable=None if self.enabled is None else not self.enabled,
+        )
+        return self
+
+    def update(self, row: ManifestRow) -> None:
+        self.pages += row.pages or 0
+        self.errors += row.status == "error"
+        rate = self.pages / max(time.monotonic() - self.started, 1e-9)
+        self.bar.set_postfix(pages_s=f"{rate:.1f}", errors=self.errors, refresh=False)
+        self.bar.update(1)
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.close()
+
+
+def ingest(
+    src: str | Path,
+    out: str | Path,
+    *,
+    backend: str = "pymupdf",
+    workers: int = 1,
+    twins: Literal["auto", "off"] = "auto",
+    output_format: OutputFormat = "jsonl",
+    config: Mapping[str, Any] | None = None,
+    limits: Limits | None = None,
+    engine: Engine = "local",
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> Iterator[ManifestRow]:
+    """Parse every file under ``src`` into ``out``; yield one row per file as it finishes.
+
+    ``backend`` is a PDF backend name or ``"all"`` (every installed one).
+    ``twins="auto"`` pairs ``x.pdf`` with ``x.tex``/``x.nxml``/``x.htm``/
+    ``x.json``/``x.csv``/``x.txt`` beside it and writes a fidelity summary.
+    ``progress=None`` shows a bar only on a terminal.
+
+    >>> for row in ingest("corpus/", "out/", workers=2):  # doctest: +SKIP
+    ...     print(row.status, row.path)
+    """
+    from docparse.registry import PDF_BACKENDS, installed_pdf_backends
+
+    src_path, out_path = Path(src), Path(out)
+    if not src_path.exists():
+        raise DocparseError(src_path, "no such file or folder")
+    if backend == "all":
+        backends: Sequence[str] = installed_pdf_backends()
+    elif backend in PDF_BACKENDS:
+        backends = (backend,)
+    else:
+        from docparse.errors import UnknownParserError
+
+        raise UnknownParserError(backend, (*PDF_BACKENDS, "all"), kind="PDF backend")
+    out_path.mkdir(parents=True, exist_ok=True)
+    tasks, unsupported = plan(
+        src_path,
+        out_path,
+        backends=backends,
+        twins=twins == "auto",
+        output_format=output_format,
+        config=config,
+    )
+    previous = load_manifest(out_path)
+    todo: list[Task] = []
+    done: list[ManifestRow] = []
+    for t in tasks:
+        prev = previous.get(t.key)
+        if _is_done(t, prev):
+            assert prev is not None
+            done.append(
+                replace(
+                    prev, status="skipped", reason="already done in an earlier run", seconds=0.0
+                )
+            )
+        else:
+            todo.append(t)
+    limits = limits or Limits()
+    latest = dict(previous)
+    manifest = out_path / MANIFEST
+    with (
+        open(manifest, "a", encoding="utf-8") as log_fh,
+        _Progress(progress, len(unsupported) + len(done) + len(todo)) as bar,
+    ):
+
+        def record(row: ManifestRow) -> ManifestRow:
+            # Appended and flushed row by row: a killed run keeps what it finished.
+            log_fh.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
+            log_fh.flush()
+            os.fsync(log_fh.fileno())
+            latest[row.key] = row
+            bar.update(row)
+            return row
+
+        for row in (*unsupported, *done):
+            yield record(row)
+        runner = (
+            run_dask(todo, workers, limits, scheduler)
+            if engine == "dask"
+            else run_local(todo, workers, limits)
+        )
+        for row in runner:
+            yield record(row)
+    # One row per input file: compact the append log to the latest state.
+    lines = "".join(
+        json.dumps(r.to_dict(), ensure_ascii=False) + "\n"
+        for r in sorted(latest.values(), key=lambda r: r.key)
+    )
+    atomic_write(manifest, lines.encode("utf-8"))
