@@ -1,0 +1,51 @@
+"""Byte-to-text decoding shared by the plain-text twin parsers (txt, csv, htm).
+
+Private helper: the order is BOM, strict UTF-8, then charset-normalizer's best
+guess, then cp1252 with replacement so that a decode never fails on bytes that
+are text in some legacy code page.
+"""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from docparse.errors import CorruptDocumentError
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def decode_bytes(data: bytes, path: str | Path | None = None) -> tuple[str, str]:
+    """Decode ``data`` to ``(text, encoding)``.
+
+    Raises :class:`~docparse.errors.CorruptDocumentError` for content that
+    looks binary (NUL bytes without a UTF-16/32 byte order mark).
+    """
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(enc), enc
+            except UnicodeDecodeError as exc:
+                raise CorruptDocumentError(path, f"invalid {enc} text", cause=exc) from exc
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    if b"\x00" in data[:65536]:
+        raise CorruptDocumentError(path, "binary content (NUL bytes), not text")
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data[: 1 << 20]).best()
+    if best is not None and best.encoding:
+        try:
+            return data.decode(best.encoding), best.encoding
+        except (UnicodeDecodeError, LookupError):
+            pass
+    # cp1252 leaves five bytes undefined; replacement keeps the rest readable.
+    return data.decode("cp1252", errors="replace"), "cp1252"

@@ -1,0 +1,886 @@
+"""SEC EDGAR ``.htm`` (and generic HTML) twin parser.
+
+What it does, in order:
+
+1. **SGML wrapper.** Full EDGAR submissions wrap each file in
+   ``<DOCUMENT><TYPE>..<SEQUENCE>..<FILENAME>..<TEXT>..</TEXT></DOCUMENT>``,
+   one ``<DOCUMENT>`` per file (the main form first, then exhibits such as
+   ``EX-21``, graphics, XBRL). The parser takes the ``<TEXT>`` body of the
+   *main* document: the first ``<DOCUMENT>`` whose ``<TYPE>`` is not an
+   exhibit (``EX-*``), graphic, ZIP, XML, JSON or Excel part, or the one whose
+   type equals :attr:`HtmConfig.document_type` when that is set. An
+   ``<XBRL>`` envelope inside ``<TEXT>`` is unwrapped. Files without the
+   wrapper (a bare ``.htm``) are parsed whole.
+2. **HTML parsing** with ``lxml.html`` (libxml2): no network, no entity
+   resolution, no ``huge_tree`` (libxml2 then stops at nesting depth 256; the
+   content below that depth is lost and the document gets the flag
+   ``html_depth_limit``).
+3. **Hidden content dropped:** ``head``, ``script``, ``style``, ``nav``,
+   ``ix:header`` (the iXBRL facts block), elements styled ``display:none`` or
+   ``visibility:hidden`` or with the ``hidden`` attribute, and Wikipedia
+   navigation/edit-link chrome. The visible text of ``ix:nonNumeric`` /
+   ``ix:nonFraction`` is kept as ordinary inline text.
+4. **Paragraphs from blocks.** Inline content (text, ``span``, ``a``, ``b``,
+   ``ix:*``...) is gathered until a block element (``p``, ``div``, ``li``,
+   headings, ``table``, ``hr``...) starts or ends; each run is one paragraph.
+   So a ``div`` that holds only inline content is one paragraph, and nested
+   ``div``s give one paragraph per innermost text block.
+5. **Furniture dropped:** page-number lines (``23``, ``Page 23``, ``F-3``,
+   ``ii``, ``23 of 120``) and "Table of Contents" back-links that EDGAR
+   filings repeat at the top of each page. Page breaks (``<hr>``,
+   ``page-break-*`` styles) end a paragraph; a paragraph cut by a page break
+   (previous text ends without sentence punctuation and the next starts in
+   lower case) is joined again.
+6. **Headings and sections.** ``h1``-``h6`` give levels 1-6; ``PART I`` lines
+   are level 1 and ``Item 1A.`` lines level 2 (EDGAR's structure); other short
+   lines that are entirely bold or underlined (at most 20 words, not ending
+   in ``.``/``,``/``;``) are headings one level below the last structural
+   heading. A heading replaces the section path from its level down; every
+   unit carries the path, headings included.
+7. **Tables.** Rows and cells with ``colspan``/``rowspan`` expanded to a grid
+   (spans capped at 200 columns/rows). Cells holding only ``$``/``(`` are
+   merged into the next number to their right and cells holding only
+   ``)``/``%``/``)%`` into the number to their left (so ``$ | 1,234`` is
+   ``$1,234`` and ``(123 | )`` is ``(123)``). Then grid columns are grouped
+   into logical columns: EDGAR tables are drawn with spacer and symbol
+   columns, so adjacent grid columns are merged while no row has text in
+   both (a greedy left-to-right sweep); empty rows and columns are removed.
+   Header rows: leading rows of ``th`` cells, otherwise the leading rows with
+   no numeric cell when a later row has one (at most 5).
+
+   **Layout tables become text:** a table with at most one non-empty cell, or
+   with one non-empty row (``Item 1. | Business``), is read as one text line
+   and then classified like any paragraph (heading, page number...). A
+   two-column table whose first column holds only bullets (``•``, ``-``,
+   ``(1)``...) is a list drawn as a table: its rows become ``list_item`` units.
+
+:func:`html_to_text` exposes the same cleaning for an HTML fragment.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import lxml.etree
+import lxml.html
+
+from docparse.builder import UnitDraft, build_document, table_text
+from docparse.config import ParserConfig, resolve_config
+from docparse.errors import DocparseError, EmptyDocumentError, ParseError
+from docparse.formats._encoding import decode_bytes
+from docparse.model import CellSpan, Document, Format, Table, UnitKind
+from docparse.text import clean_text
+
+log = logging.getLogger(__name__)
+
+__all__ = ["HtmConfig", "HtmParser", "html_to_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class HtmConfig(ParserConfig):
+    """Options of :class:`HtmParser`.
+
+    ``document_type``: in a multi-document EDGAR submission, the ``<TYPE>``
+    of the ``<DOCUMENT>`` to parse (e.g. ``"EX-13"``); ``None`` picks the main
+    document. ``drop_page_numbers``: drop page-number lines and repeated
+    "Table of Contents" links. ``layout_tables_as_text``: read one-row or
+    one-cell tables as text. ``max_bold_heading_words``: longest bold or
+    underlined line still taken as a heading.
+    """
+
+    document_type: str | None = None
+    drop_page_numbers: bool = True
+    layout_tables_as_text: bool = True
+    max_bold_heading_words: int = 20
+
+
+# ---------------------------------------------------------------------------
+# SGML wrapper
+
+_DOC_RE = re.compile(r"<DOCUMENT>(.*?)(?:</DOCUMENT>|\Z)", re.S)
+_TYPE_RE = re.compile(r"<TYPE>\s*([^\s<]+)")
+_TEXT_RE = re.compile(r"<TEXT>(.*?)(?:</TEXT>|\Z)", re.S)
+_XBRL_RE = re.compile(r"^\s*<XBRL>(.*?)(?:</XBRL>\s*)?$", re.S)
+_COMPANY_RE = re.compile(r"COMPANY CONFORMED NAME:\s*(.+)")
+_NON_MAIN = re.compile(r"^(EX-|GRAPHIC|ZIP|XML|JSON|EXCEL|PDF|XSD)", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class _Unwrapped:
+    html: str
+    doc_type: str | None
+    company: str | None
+    n_documents: int
+
+
+def unwrap_sgml(text: str, document_type: str | None = None) -> _Unwrapped:
+    """The HTML of the main ``<DOCUMENT>`` of an EDGAR SGML submission.
+
+    Text without the wrapper is returned unchanged.
+    """
+    head = text[:4096]
+    if "<DOCUMENT>" not in head and "<DOCUMENT>" not in text[:65536]:
+        return _Unwrapped(text, None, None, 0)
+    company_m = _COMPANY_RE.search(text[:20000])
+    company = company_m.group(1).strip() if company_m else None
+    docs: list[tuple[str | None, str]] = []
+    for m in _DOC_RE.finditer(text):
+        body = m.group(1)
+        tm = _TYPE_RE.search(body[:2000])
+        doc_type = tm.group(1) if tm else None
+        xm = _TEXT_RE.search(body)
+        html = xm.group(1) if xm else body
+        xb = _XBRL_RE.match(html)
+        if xb:
+            html = xb.group(1)
+        docs.append((doc_type, html))
+    if not docs:
+        return _Unwrapped(text, None, company, 0)
+    chosen: tuple[str | None, str] | None = None
+    if document_type is not None:
+        chosen = next((d for d in docs if (d[0] or "").upper() == document_type.upper()), None)
+        if chosen is None:
+            known = ", ".join(str(d[0]) for d in docs)
+            raise ParseError(None, f"no <DOCUMENT> of type {document_type!r}; found: {known}")
+    if chosen is None:
+        chosen = next((d for d in docs if not _NON_MAIN.match(d[0] or "")), docs[0])
+    return _Unwrapped(chosen[1], chosen[0], company, len(docs))
+
+
+# ---------------------------------------------------------------------------
+# Element classification
+
+_BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "html",
+        "li",
+        "main",
+        "menu",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "caption",
+        "legend",
+    ]
+)
+_SKIP_TAGS = frozenset(
+    [
+        "head",
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "nav",
+        "iframe",
+        "object",
+        "embed",
+        "svg",
+        "math",
+        "canvas",
+        "button",
+        "select",
+        "input",
+        "textarea",
+        "map",
+        "area",
+        "audio",
+        "video",
+        "source",
+        "track",
+        "link",
+        "meta",
+        "title",
+        "base",
+        "ix:header",
+        "ix:hidden",
+        "ix:references",
+        "ix:resources",
+    ]
+)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_PAGE_BREAK_STYLE = re.compile(
+    r"page-break-(?:before|after)\s*:\s*always|break-(?:before|after)\s*:\s*page", re.I
+)
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|[6-9]00)", re.I)
+_UNDERLINE_STYLE = re.compile(r"text-decoration\s*:[^;]*underline", re.I)
+# Wikipedia/MediaWiki chrome that is not article content.
+_SKIP_IDS = frozenset(
+    [
+        "mw-navigation",
+        "mw-head",
+        "mw-panel",
+        "footer",
+        "catlinks",
+        "siteSub",
+        "contentSub",
+        "jump-to-nav",
+        "toc",
+        "mw-page-base",
+        "mw-head-base",
+        "p-lang",
+        "p-personal",
+        "p-search",
+        "p-navigation",
+    ]
+)
+_SKIP_CLASSES = frozenset(
+    [
+        "navbox",
+        "vertical-navbox",
+        "mw-editsection",
+        "noprint",
+        "mw-jump-link",
+        "reference",
+        "mw-cite-backlink",
+        "printfooter",
+        "catlinks",
+        "sistersitebox",
+        "metadata",
+        "ambox",
+        "toc",
+        "navigation-not-searchable",
+        "mw-references-wrap",
+    ]
+)
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,7}|[A-Z]{1,2}\s?-\s?\d{1,3})(?:\s+of\s+\d{1,4})?$", re.I
+)
+_TOC_LINK = re.compile(
+    r"^(?:table of contents|index|back to (?:top|contents)|return to top)$", re.I
+)
+_PART = re.compile(r"^PART\s+[IVX]+\b", re.I)
+_ITEM = re.compile(r"^ITEM\s+\d{1,2}[A-Z]?\s*[.:\-\u2014\u2013]?(?:\s|$)", re.I)
+_NOTE = re.compile(r"^NOTE\s+\d{1,2}[A-Z]?\b", re.I)
+_NUMBERISH = re.compile(r"^[\s$€£(\-\u2014\u2013]*[\d.,]+\s*[)%]*\s*$|^[\u2014\u2013\-]+$")
+_BULLET = re.compile(
+    r"^(?:[\u2022\u25cf\u25cb\u25e6\u25aa\u25a0\u2023\u2043\u00b7*\-\u2013\u2014o]|\(?\d{1,2}[.)]|\(?[a-z][.)])$"
+)
+_LEADING_BULLET = re.compile(r"^[\u2022\u25cf\u25e6\u25aa\u25a0\u2023\u2043\u00b7]\s*")
+_MAX_SPAN = 200
+
+
+def _classes(el: Any) -> set[str]:
+    return set((el.get("class") or "").split())
+
+
+def _is_hidden(el: Any) -> bool:
+    tag = el.tag if isinstance(el.tag, str) else ""
+    if tag in _SKIP_TAGS:
+        return True
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+        return True
+    style = el.get("style")
+    if style and _HIDDEN_STYLE.search(style):
+        return True
+    if el.get("id") in _SKIP_IDS or el.get("role") == "navigation":
+        return True
+    cls = el.get("class")
+    return bool(cls) and not _SKIP_CLASSES.isdisjoint(cls.split())
+
+
+def _is_page_break(el: Any) -> bool:
+    if el.tag == "hr":
+        return True
+    style = el.get("style")
+    return bool(style) and bool(_PAGE_BREAK_STYLE.search(style))
+
+
+def _numeric(cell: str) -> bool:
+    return bool(cell) and bool(_NUMBERISH.match(cell)) and any(ch.isdigit() for ch in cell)
+
+
+# ---------------------------------------------------------------------------
+# Inline text with formatting facts
+
+
+@dataclass(slots=True)
+class _Run:
+    """Inline content gathered for one paragraph."""
+
+    parts: list[str] = field(default_factory=list)
+    chars: int = 0
+    emph_chars: int = 0
+    link_chars: int = 0
+    internal_link_only: bool = True
+    anchors: int = 0
+
+    def add(self, text: str, emph: bool, link: str | None) -> None:
+        if not text:
+            return
+        self.parts.append(text)
+        n = len(text.strip())
+        self.chars += n
+        if emph:
+            self.emph_chars += n
+        if link is not None:
+            self.link_chars += n
+            if not link.startswith("#"):
+                self.internal_link_only = False
+
+    def text(self) -> str:
+        return clean_text("".join(self.parts))
+
+
+def _emphasis(el: Any, inherited: bool) -> bool:
+    if inherited:
+        return True
+    if el.tag in ("b", "strong", "u") or el.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+        return True
+    style = el.get("style")
+    return bool(style) and bool(_BOLD_STYLE.search(style) or _UNDERLINE_STYLE.search(style))
+
+
+# ---------------------------------------------------------------------------
+# Tables
+
+
+@dataclass(slots=True)
+class _Cell:
+    text: str
+    row: int
+    col: int
+    row_span: int
+    col_span: int
+    header: bool
+
+
+def _cell_text(el: Any) -> str:
+    run = _Run()
+    _inline(el, run, False, None, in_cell=True)
+    return run.text()
+
+
+def _rows_of(table: Any) -> Iterator[Any]:
+    """``tr`` elements of ``table`` that are not inside a nested table."""
+    for child in table:
+        if not isinstance(child.tag, str) or _is_hidden(child):
+            continue
+        if child.tag == "tr":
+            yield child
+        elif child.tag in ("thead", "tbody", "tfoot"):
+            for tr in child:
+                if isinstance(tr.tag, str) and tr.tag == "tr" and not _is_hidden(tr):
+                    yield tr
+
+
+def _span(value: str | None) -> int:
+    try:
+        n = int((value or "1").strip() or "1")
+    except ValueError:
+        return 1
+    return max(1, min(n, _MAX_SPAN))
+
+
+def _grid(table: Any) -> tuple[list[list[str]], list[_Cell], list[bool]]:
+    """Expand ``table`` to a grid. Returns the grid, the origin cells and,
+    per row, whether the row is all ``th``."""
+    cells: list[_Cell] = []
+    occupied: dict[tuple[int, int], bool] = {}
+    th_rows: list[bool] = []
+    n_rows = 0
+    for r, tr in enumerate(_rows_of(table)):
+        n_rows = r + 1
+        c = 0
+        all_th = True
+        any_cell = False
+        for td in tr:
+            if not isinstance(td.tag, str) or td.tag not in ("td", "th") or _is_hidden(td):
+                continue
+            any_cell = True
+            all_th = all_th and td.tag == "th"
+            while occupied.get((r, c)):
+                c += 1
+            rs, cs = _span(td.get("rowspan")), _span(td.get("colspan"))
+            cells.append(_Cell(_cell_text(td), r, c, rs, cs, td.tag == "th"))
+            for dr in range(rs):
+                for dc in range(cs):
+                    occupied[(r + dr, c + dc)] = True
+            c += cs
+        th_rows.append(all_th and any_cell)
+    n_cols = max((c.col + c.col_span for c in cells), default=0)
+    n_rows = max([n_rows] + [c.row + c.row_span for c in cells])
+    grid = [[""] * n_cols for _ in range(n_rows)]
+    for cell in cells:
+        grid[cell.row][cell.col] = cell.text
+    th_rows += [False] * (n_rows - len(th_rows))
+    return grid, cells, th_rows
+
+
+_LEFT_SYMBOLS = frozenset({"$", "(", "$(", "($", "€", "£", "¥"})
+_RIGHT_SYMBOLS = frozenset({")", "%", ")%", "%)", "pts", "bps"})
+
+
+def _merge_symbols(grid: list[list[str]]) -> None:
+    """Merge ``$``/``(`` cells into the number on their right and ``)``/``%``
+    cells into the number on their left, in place."""
+    for row in grid:
+        nonempty = [i for i, v in enumerate(row) if v]
+        for k, i in enumerate(nonempty):
+            v = row[i]
+            if v in _LEFT_SYMBOLS and k + 1 < len(nonempty):
+                j = nonempty[k + 1]
+                if row[j] and (row[j][0].isdigit() or row[j][0] in "(.-\u2014\u2013"):
+                    row[j] = v + row[j]
+                    row[i] = ""
+        nonempty = [i for i, v in enumerate(row) if v]
+        for k, i in enumerate(nonempty):
+            v = row[i]
+            if v in _RIGHT_SYMBOLS and k > 0:
+                j = nonempty[k - 1]
+                if row[j] and (row[j][-1].isdigit() or row[j][-1] in ")%\u2014\u2013-"):
+                    row[j] = row[j] + v
+                    row[i] = ""
+
+
+def _column_groups(grid: list[list[str]]) -> list[list[int]]:
+    """Greedy left-to-right grouping of grid columns that never both hold
+    text in one row (EDGAR's spacer/symbol columns)."""
+    n_cols = len(grid[0]) if grid else 0
+    groups: list[list[int]] = []
+    filled: set[int] = set()
+    for c in range(n_cols):
+        rows_here = {r for r, row in enumerate(grid) if row[c]}
+        if groups and not (rows_here & filled):
+            groups[-1].append(c)
+            filled |= rows_here
+        else:
+            groups.append([c])
+            filled = set(rows_here)
+    return groups
+
+
+def build_table(table_el: Any) -> Table | None:
+    """The clean :class:`Table` of a ``<table>`` element, or ``None`` when it
+    holds no text at all."""
+    grid, cells, th_rows = _grid(table_el)
+    if not grid or not any(v for row in grid for v in row):
+        return None
+    _merge_symbols(grid)
+    groups = _column_groups(grid)
+    group_of = {c: g for g, cols in enumerate(groups) for c in cols}
+    rows = [[" ".join(row[c] for c in cols if row[c]) for cols in groups] for row in grid]
+    keep_rows = [r for r, row in enumerate(rows) if any(row)]
+    keep_cols = [g for g in range(len(groups)) if any(rows[r][g] for r in keep_rows)]
+    new_row = {r: i for i, r in enumerate(keep_rows)}
+    new_col = {g: i for i, g in enumerate(keep_cols)}
+    clean = tuple(tuple(rows[r][g] for g in keep_cols) for r in keep_rows)
+    spans: list[CellSpan] = []
+    for cell in cells:
+        if cell.row not in new_row or not grid[cell.row][cell.col]:
+            continue
+        first = group_of[cell.col]
+        last = group_of[min(cell.col + cell.col_span, len(group_of)) - 1]
+        cols = [new_col[g] for g in range(first, last + 1) if g in new_col]
+        rws = [new_row[r] for r in range(cell.row, cell.row + cell.row_span) if r in new_row]
+        if cols and rws and (len(cols) > 1 or len(rws) > 1):
+            spans.append(CellSpan(rws[0], cols[0], len(rws), len(cols)))
+    n_header = 0
+    for r in keep_rows:
+        if th_rows[r]:
+            n_header += 1
+        else:
+            break
+    if n_header == 0:
+        numeric_rows = [i for i, row in enumerate(clean) if any(_numeric(c) for c in row[1:])]
+        if numeric_rows and 0 < numeric_rows[0] <= 5:
+            n_header = numeric_rows[0]
+    if n_header >= len(clean):
+        n_header = 0 if len(clean) > 1 else n_header
+    return Table(rows=clean, n_header_rows=n_header, spans=tuple(spans))
+
+
+# ---------------------------------------------------------------------------
+# The walker
+
+
+@dataclass(slots=True)
+class _Walker:
+    config: HtmConfig
+    drafts: list[UnitDraft] = field(default_factory=list)
+    section: list[tuple[int, str, bool]] = field(default_factory=list)
+    run: _Run = field(default_factory=_Run)
+    run_raw_el: Any = None
+    after_break: bool = False
+
+    # -- paragraphs ---------------------------------------------------
+    def flush(self, tag: str | None = None) -> None:
+        run, self.run = self.run, _Run()
+        raw_el, self.run_raw_el = self.run_raw_el, None
+        text = run.text()
+        if not text:
+            return
+        # A mixed container (text beside child blocks) would give every run
+        # the whole container as raw; its own text is the honest span then.
+        raw = text
+        if raw_el is not None and not any(
+            isinstance(c.tag, str) and c.tag in _BLOCK_TAGS for c in raw_el
+        ):
+            raw = _raw_of(raw_el)
+        self.emit_text(text, raw, run, tag)
+
+    def emit_text(self, text: str, raw: str, run: _Run | None, tag: str | None) -> None:
+        cfg = self.config
+        if not any(ch.isalnum() for ch in text):
+            return  # rules and signature lines (``_____``) carry no text
+        if cfg.drop_page_numbers:
+            if _PAGE_NUMBER.match(text):
+                return
+            if (
+                run is not None
+                and run.link_chars >= run.chars
+                and run.internal_link_only
+                and _TOC_LINK.match(text)
+            ):
+                return
+        heading = self.heading_level(text, run, tag)
+        if heading is not None:
+            self.push_heading(heading[0], heading[1], text, raw)
+            return
+        kind: UnitKind = "list_item" if tag == "li" else "paragraph"
+        bullet = _LEADING_BULLET.match(text)
+        if bullet and tag not in ("pre",):
+            # EDGAR draws lists as divs starting with a bullet glyph.
+            text = text[bullet.end() :]
+            kind = "list_item"
+        if tag in ("pre",):
+            kind = "code"
+        elif tag in ("blockquote",):
+            kind = "quote"
+        elif tag in ("figcaption", "caption"):
+            kind = "caption"
+        prev = self.drafts[-1] if self.drafts else None
+        if (
+            self.after_break
+            and prev is not None
+            and prev.kind == "paragraph"
+            and kind == "paragraph"
+            and text[:1].islower()
+            and not prev.text.rstrip().endswith((".", ":", ";", "!", "?", '"', "\u201d"))
+        ):
+            prev.text = prev.text + " " + text
+            prev.raw = prev.raw + raw
+            self.after_break = False
+            return
+        self.after_break = False
+        self.drafts.append(UnitDraft(kind=kind, text=text, raw=raw, section=self.path()))
+
+    def heading_level(
+        self, text: str, run: _Run | None, tag: str | None
+    ) -> tuple[int, bool] | None:
+        """``(level, structural)`` when ``text`` is a heading, else ``None``."""
+        if tag is not None and len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            return int(tag[1]), True
+        n_words = len(text.split())
+        if n_words <= 25 and _PART.match(text):
+            return 1, True
+        if n_words <= 25 and _ITEM.match(text) and not text.endswith((",", ";")):
+            return 2, True
+        if n_words <= 25 and _NOTE.match(text) and not text.endswith((".", ",", ";")):
+            return 3, True
+        if (
+            run is not None
+            and tag != "li"
+            and run.chars
+            and run.emph_chars >= 0.9 * run.chars
+            and n_words <= self.config.max_bold_heading_words
+            and not text.endswith((".", ",", ";"))
+            and not (text.startswith("(") and text.endswith(")"))
+            and sum(ch.isalpha() for ch in text) >= 3
+        ):
+            structural = [lv for lv, _, st in self.section if st]
+            return max(structural, default=0) + 1, False
+        return None
+
+    def push_heading(self, level: int, structural: bool, text: str, raw: str) -> None:
+        while self.section and self.section[-1][0] >= level:
+            self.section.pop()
+        self.section.append((level, text, structural))
+        self.after_break = False
+        self.drafts.append(UnitDraft(kind="heading", text=text, raw=raw, section=self.path()))
+
+    def path(self) -> tuple[str, ...]:
+        return tuple(t for _, t, _ in self.section)
+
+    # -- traversal ----------------------------------------------------
+    def block(self, el: Any, inherited_emph: bool = False) -> None:
+        """Walk a block container: inline runs become paragraphs."""
+        tag = el.tag if isinstance(el.tag, str) else ""
+        em = _emphasis(el, inherited_emph) if tag not in ("body", "html") else inherited_emph
+        if el.text:
+            self.add_inline_text(el.text, el, em)
+        for child in el:
+            if isinstance(child.tag, str) and not _is_hidden(child):
+                ctag = child.tag
+                if ctag == "table":
+                    self.flush(tag)
+                    self.table(child)
+                elif ctag == "br":
+                    self.run.add("\n", em, None)
+                elif ctag == "hr":
+                    self.flush(tag)
+                    self.after_break = True
+                elif ctag in _BLOCK_TAGS or _has_block(child):
+                    self.flush(tag)
+                    if _is_page_break(child) and not _has_text(child):
+                        self.after_break = True
+                    else:
+                        self.block(child, em)
+                        self.flush(ctag)
+                        if _is_page_break(child):
+                            self.after_break = True
+                else:
+                    if self.run_raw_el is None:
+                        self.run_raw_el = el
+                    _inline(child, self.run, em, None)
+            if child.tail:
+                self.add_inline_text(child.tail, el, em)
+        self.flush(tag)
+
+    def add_inline_text(self, text: str, parent: Any, emph: bool) -> None:
+        if self.run_raw_el is None and text.strip():
+            self.run_raw_el = parent
+        self.run.add(text, emph, None)
+
+    def table(self, el: Any) -> None:
+        tab = build_table(el)
+        if tab is None:
+            return
+        raw = _raw_of(el)
+        cells = tab.cells()
+        if self.config.layout_tables_as_text:
+            if len(cells) <= 1 or tab.n_rows == 1:
+                run = _Run()
+                _inline(el, run, False, None, in_cell=True)
+                run.parts = [" ".join(cells)]
+                run.chars = max(run.chars, 1)
+                run.emph_chars = min(run.emph_chars, run.chars)
+                self.emit_text(clean_text(" ".join(cells)), raw, run, None)
+                return
+            if _is_bullet_table(tab):
+                for row in tab.rows:
+                    text = " ".join(c for c in row[1:] if c)
+                    if text:
+                        self.drafts.append(
+                            UnitDraft(kind="list_item", text=text, raw=raw, section=self.path())
+                        )
+                self.after_break = False
+                return
+        caption = None
+        cap = el.find("caption")
+        if cap is not None:
+            caption = _cell_text(cap) or None
+        if caption:
+            tab = Table(tab.rows, tab.n_header_rows, tab.spans, caption=caption)
+        self.after_break = False
+        self.drafts.append(
+            UnitDraft(kind="table", text=table_text(tab), raw=raw, section=self.path(), table=tab)
+        )
+
+
+def _is_bullet_table(tab: Table) -> bool:
+    if tab.n_cols < 2:
+        return False
+    firsts = [row[0] for row in tab.rows]
+    return all(_BULLET.match(c) for c in firsts) and all(any(row[1:]) for row in tab.rows)
+
+
+def _has_block(el: Any) -> bool:
+    """Whether an inline element wraps block content (old filings put ``<p>``
+    inside ``<font>``); such wrappers are walked as blocks."""
+    return any(isinstance(d.tag, str) and (d.tag in _BLOCK_TAGS) for d in el.iterdescendants())
+
+
+def _has_text(el: Any) -> bool:
+    return bool("".join(el.itertext()).strip())
+
+
+def _raw_of(el: Any) -> str:
+    try:
+        raw = str(lxml.html.tostring(el, encoding="unicode", with_tail=False))
+    except (lxml.etree.LxmlError, ValueError):
+        return ""
+    # Provenance, not storage: cap huge spans (a whole-document wrapper div).
+    return raw if len(raw) <= 20000 else raw[:20000]
+
+
+def _inline(el: Any, run: _Run, emph: bool, link: str | None, *, in_cell: bool = False) -> None:
+    """Append the visible text under ``el`` to ``run`` (iteratively, so that
+    deep inline nesting cannot exhaust the Python stack)."""
+    stack: list[tuple[Any, bool, str | None, bool]] = [(el, emph, link, False)]
+    while stack:
+        node, em, lk, is_tail = stack.pop()
+        if is_tail:
+            run.add(node, em, lk)
+            continue
+        if not isinstance(node.tag, str) or _is_hidden(node):
+            continue
+        tag = node.tag
+        if tag == "br":
+            run.add("\n", em, lk)
+            continue
+        em2 = _emphasis(node, em)
+        lk2 = lk
+        if tag == "a" and node.get("href") is not None:
+            lk2 = node.get("href") or ""
+        block_sep = in_cell and tag in _BLOCK_TAGS and tag not in ("td", "th", "tr")
+        # Push in reverse: tail of node (with the parent's formatting) last.
+        if node is not el and node.tail:
+            stack.append((node.tail, em, lk, True))
+        if block_sep:
+            stack.append((" ", em2, lk2, True))
+        for child in reversed(node):
+            stack.append((child, em2, lk2, False))
+        if node.text:
+            stack.append((node.text, em2, lk2, True))
+        if block_sep:
+            stack.append((" ", em2, lk2, True))
+
+
+# ---------------------------------------------------------------------------
+# Entry points
+
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+
+
+def _parser() -> lxml.html.HTMLParser:
+    return lxml.html.HTMLParser(
+        remove_comments=True,
+        remove_pis=True,
+        no_network=True,
+        huge_tree=False,
+        recover=True,
+        default_doctype=False,
+    )
+
+
+def _parse_tree(html: str, path: str | Path | None) -> tuple[Any, bool]:
+    html = _XML_DECL.sub("", html, count=1)
+    if not html.strip():
+        raise EmptyDocumentError(path, "no HTML content")
+    parser = _parser()
+    try:
+        root = lxml.html.document_fromstring(html, parser=parser)
+    except (lxml.etree.ParserError, lxml.etree.XMLSyntaxError, ValueError) as exc:
+        raise ParseError(path, f"HTML could not be parsed: {exc}", cause=exc) from exc
+    depth_limited = any("depth" in str(e.message).lower() for e in parser.error_log)
+    return root, depth_limited
+
+
+def _walk(root: Any, config: HtmConfig) -> list[UnitDraft]:
+    walker = _Walker(config)
+    body = root.find(".//body")
+    start = body if body is not None else root
+    try:
+        walker.block(start)
+    except RecursionError as exc:
+        raise ParseError(None, "HTML nested too deeply", cause=exc) from exc
+    return walker.drafts
+
+
+def html_to_text(fragment: str) -> str:
+    """Clean text of an HTML fragment, as :class:`HtmParser` puts it in units.
+
+    Paragraph-level pieces are joined by single spaces; a ``<table>`` gives
+    the table-unit text (non-empty cells after symbol merging, joined by
+    spaces). Hidden content and page-number lines are dropped as in a full
+    parse; no tag or entity survives.
+
+    >>> html_to_text("<table><tr><td>$</td><td>1,234</td><td>(5</td><td>)</td></tr></table>")
+    '$1,234 (5)'
+    """
+    if not fragment or not fragment.strip():
+        return ""
+    try:
+        root, _ = _parse_tree(f"<html><body>{fragment}</body></html>", None)
+    except EmptyDocumentError:
+        return ""
+    drafts = _walk(root, HtmConfig(drop_page_numbers=False))
+    return clean_text(" ".join(d.text for d in drafts))
+
+
+class HtmParser:
+    """EDGAR ``.htm`` / HTML twin parser (see the module docstring for rules)."""
+
+    name = "htm"
+    format: Format = "htm"
+    config_class = HtmConfig
+
+    def parse(self, path: Path, config: HtmConfig | dict[str, Any] | None = None) -> Document:
+        """Parse ``path`` into a :class:`~docparse.model.Document`."""
+        cfg = resolve_config(HtmConfig, config)
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ParseError(path, f"cannot read: {exc}", cause=exc) from exc
+        if not data.strip():
+            raise EmptyDocumentError(path, "empty file")
+        text, _enc = decode_bytes(data, path)
+        try:
+            unwrapped = unwrap_sgml(text, cfg.document_type)
+            root, depth_limited = _parse_tree(unwrapped.html, path)
+            drafts = _walk(root, cfg)
+        except DocparseError as exc:
+            if exc.path is None:
+                exc.path = str(path)
+            raise
+        title_el = root.find(".//title")
+        title = clean_text(title_el.text_content()) if title_el is not None else ""
+        if not title and unwrapped.company:
+            title = f"{unwrapped.company} {unwrapped.doc_type or ''}".strip()
+        flags: list[str] = []
+        if depth_limited:
+            log.warning("%s: HTML nesting beyond libxml2's depth limit was cut", path)
+            flags.append("html_depth_limit")
+        if unwrapped.n_documents > 1:
+            flags.append(f"sgml_documents:{unwrapped.n_documents}")
+        return build_document(
+            path=path,
+            format="htm",
+            backend=self.name,
+            drafts=drafts,
+            title=title or None,
+            flags=flags,
+        )
