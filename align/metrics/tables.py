@@ -135,11 +135,68 @@ def tree_edit_distance(a: TableNode, b: TableNode) -> float:
     return float(APTED(a, b, _TedsConfig()).compute_edit_distance())
 
 
-def teds(gold: Table | Rows, pred: Table | Rows, *, structure_only: bool = False) -> float:
+def row_aligned_distance(a: TableNode, b: TableNode) -> float:
+    """Edit distance of the mapping that keeps rows whole: rows aligned in order, cells
+    aligned in order within each pair of aligned rows, with TEDS costs.
+
+    It is the cost of one valid tree mapping, so it is never below the exact
+    tree edit distance (equal to it unless the best mapping dissolves a row,
+    as when a parser merges two rows into one). It runs in plain dynamic
+    programming over rows and cells, so it stays fast on tables of thousands
+    of cells where APTED would take minutes.
+    """
+    config = _TedsConfig()
+
+    def row_distance(r1: TableNode, r2: TableNode) -> float:
+        c1, c2 = r1.children, r2.children
+        prev = [float(j) for j in range(len(c2) + 1)]
+        for i in range(1, len(c1) + 1):
+            cur = [float(i)] + [0.0] * len(c2)
+            for j in range(1, len(c2) + 1):
+                cur[j] = min(
+                    prev[j] + 1.0,
+                    cur[j - 1] + 1.0,
+                    prev[j - 1] + config.rename(c1[i - 1], c2[j - 1]),
+                )
+            prev = cur
+        return prev[-1]
+
+    rows1, rows2 = a.children, b.children
+    sizes1 = [r.size() for r in rows1]
+    sizes2 = [r.size() for r in rows2]
+    prev = [0.0]
+    for s in sizes2:
+        prev.append(prev[-1] + s)
+    for i in range(1, len(rows1) + 1):
+        cur = [prev[0] + sizes1[i - 1]] + [0.0] * len(rows2)
+        for j in range(1, len(rows2) + 1):
+            cur[j] = min(
+                prev[j] + sizes1[i - 1],
+                cur[j - 1] + sizes2[j - 1],
+                prev[j - 1] + row_distance(rows1[i - 1], rows2[j - 1]),
+            )
+        prev = cur
+    return prev[-1] + config.rename(a, b)
+
+
+#: Trees larger than this (nodes of the larger tree) use :func:`row_aligned_distance`.
+#: APTED takes about 2 s at 400 nodes and grows roughly with the square.
+TEDS_MAX_NODES = 500
+
+
+def teds(
+    gold: Table | Rows,
+    pred: Table | Rows,
+    *,
+    structure_only: bool = False,
+    max_nodes: int = TEDS_MAX_NODES,
+) -> float:
     """Tree-Edit-Distance-based Similarity in [0, 1] between two tables.
 
     ``structure_only=True`` gives TEDS-S (cell texts ignored), which tells a
-    wrong grid from wrong cell values.
+    wrong grid from wrong cell values. When the larger tree has more than
+    ``max_nodes`` nodes the distance is :func:`row_aligned_distance` (an upper
+    bound of the exact one, so the score is a lower bound) instead of APTED.
     """
     ta, tb = table_tree(gold), table_tree(pred)
     if structure_only:
@@ -149,7 +206,7 @@ def teds(gold: Table | Rows, pred: Table | Rows, *, structure_only: bool = False
                     td.text = ""
     n = max(ta.size(), tb.size())
     # Both trees are a bare <table> node at least, so n >= 1.
-    distance = tree_edit_distance(ta, tb)
+    distance = row_aligned_distance(ta, tb) if n > max_nodes else tree_edit_distance(ta, tb)
     return max(0.0, 1.0 - distance / n)
 
 
