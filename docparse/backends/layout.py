@@ -1,0 +1,644 @@
+"""Layout assembly shared by the PDF backends: pages of blocks into unit drafts.
+
+The steps, in order:
+
+1. Per page (streamed): drop text inside table regions, split blocks into
+   paragraph candidates (at list markers, font changes, blank space and
+   paragraph indents), and put them in reading order (two-column pages:
+   left column then right column, with full-width items such as titles and
+   wide tables splitting the flow).
+2. Across pages: the body font size (most common size by characters), a
+   vocabulary of the document's own words (for de-hyphenation), running
+   headers/footers (margin lines whose text, digits normalised, repeats on
+   several pages) and lone page numbers, which become ``furniture``.
+3. Classification: title, headings (larger than body text, or short bold
+   lines, numbered ``2.1 Method`` headings) with levels and the section path,
+   captions, list items, abstract.
+4. Paragraphs continued across column and page breaks are merged (the
+   previous one does not end a sentence and the next starts in lower case);
+   end-of-line hyphens are joined only when the joined word is a word.
+5. Tables become table units; table captions are linked to the nearest
+   table on their page, both ways.
+
+Only lightweight records (strings, floats) are kept across pages, never a
+library's page objects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docparse.backends.base import (
+    Assembly,
+    Block,
+    BlockRole,
+    Line,
+    PageContent,
+    PdfConfig,
+    TableRegion,
+    display_bbox,
+)
+from docparse.builder import UnitDraft
+from docparse.model import BBox, CellSpan, Provenance, Table, UnitKind
+
+# --------------------------------------------------------------------------- text helpers
+
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+_LIG_TABLE = str.maketrans(_LIGATURES)
+_HYPHENS = "-\u2010\u2011\u00ad"
+_WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+_SENT_END = re.compile(r"[.!?:;]['\"’”)\]]*$")
+_BULLET = re.compile(r"^\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s+")
+_BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
+_NUMBERED = re.compile(r"^((?:\d+\.)*\d+|[IVX]+|[A-Z])\.?\s+\S")
+_CAPTION = re.compile(
+    r"^(?P<kind>table|tab\.|figure|fig\.|exhibit|chart)\s*"
+    r"(?P<num>[0-9]+(?:\.[0-9]+)?[a-z]?|[IVXL]+|[A-Z])\s*(?:[.:|—–-]|$)",
+    re.IGNORECASE,
+)
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s*[-–—])?"
+    r"(?:\s+(?:of|/)\s+\d{1,4})?$",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+_ROMAN = re.compile(r"\b[ivxlcdm]{1,7}\b", re.IGNORECASE)
+
+
+def expand_ligatures(text: str) -> str:
+    """Replace typographic ligature characters (U+FB00-FB06) by their letters."""
+    return text.translate(_LIG_TABLE)
+
+
+def vocabulary(lines: Iterable[str]) -> set[str]:
+    """Lower-cased words of ``lines``, leaving out line-final hyphenated fragments."""
+    vocab: set[str] = set()
+    for line in lines:
+        toks = line.split()
+        for i, tok in enumerate(toks):
+            if i == len(toks) - 1 and tok[-1:] in _HYPHENS:
+                tok = tok.rstrip(_HYPHENS)
+                # The fragment before a line-end hyphen is not evidence of a word,
+                # but the complete parts before it are ("state-of-the-").
+                parts = tok.split("-")[:-1]
+                vocab.update(p.lower() for p in parts if p.isalpha())
+                continue
+            for w in _WORD_RE.findall(tok):
+                vocab.add(w.lower())
+            if "-" in tok:
+                vocab.add(tok.strip(".,;:()[]\"'").lower())
+    return vocab
+
+
+def _join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
+    """Join ``left`` (ending with a hyphen) and ``right`` across a line break."""
+    stem = left.rstrip(_HYPHENS)
+    lw = _WORD_RE.findall(stem)
+    rw = _WORD_RE.findall(right)
+    if not lw or not rw or not stem[-1:].isalpha() or not right[:1].isalpha():
+        # "1990-" / "-1995", "(a)-" etc.: keep the hyphen, no space.
+        return stem + "-" + right
+    last = lw[-1]
+    first = rw[0]
+    joined = (last + first).lower()
+    if joined in vocab:
+        return stem + right
+    if f"{last}-{first}".lower() in vocab:
+        return stem + "-" + right
+    if last.lower() in vocab and first.lower() in vocab:
+        return stem + "-" + right
+    return stem + right
+
+
+def join_lines(lines: Sequence[str], vocab: set[str], *, dehyphenate: bool = True) -> str:
+    """Join the lines of one paragraph into one string.
+
+    Lines are joined with a space, except that a word broken by an
+    end-of-line hyphen is rejoined when ``dehyphenate`` is on: without the
+    hyphen when the joined word occurs in ``vocab`` or its parts are not both
+    words, with the hyphen otherwise (``state-of-the-art``). When no line
+    ends with a hyphen the result is ``" ".join(lines)`` (stripped lines).
+
+    >>> join_lines(["high fi-", "delity"], {"fidelity"})
+    'high fidelity'
+    >>> join_lines(["state-of-the-", "art model"], {"state", "of", "the", "art"})
+    'state-of-the-art model'
+    """
+    out = ""
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        if not out:
+            out = line
+            continue
+        if dehyphenate and out[-1] in _HYPHENS and len(out) > 1 and out[-2].isalpha():
+            head, _, left = out.rpartition(" ")
+            first, _, rest = line.partition(" ")
+            merged = _join_hyphenated(left, first, vocab)
+            out = (head + " " if head else "") + merged + (" " + rest if rest else "")
+        else:
+            out = out + " " + line
+    return out
+
+
+def _norm_key(text: str) -> str:
+    """Key of a margin line for repetition counting: digits/roman numerals normalised."""
+    t = _DIGITS.sub("#", text.lower())
+    t = _ROMAN.sub("#", t) if len(t) < 12 else t
+    return re.sub(r"\s+", "", t)
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(slots=True)
+class _Item:
+    """A paragraph candidate, table or figure on one page (lightweight)."""
+
+    page: int
+    bbox: BBox
+    lines: list[str]
+    size: float
+    bold: bool
+    role: BlockRole | None = None
+    table: TableRegion | None = None
+    kind: UnitKind | None = None
+    level: int = 0
+    col: int = 0
+    extra: list[tuple[int, BBox]] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.strip() for s in self.lines if s.strip())
+
+    @property
+    def chars(self) -> int:
+        return sum(len(s) for s in self.lines)
+
+
+@dataclass(slots=True)
+class _Page:
+    number: int
+    width: float
+    height: float
+    items: list[_Item]
+
+
+def _clamp(b: BBox, w: float, h: float) -> BBox:
+    x0 = min(max(b.x0, 0.0), w)
+    x1 = min(max(b.x1, 0.0), w)
+    y0 = min(max(b.y0, 0.0), h)
+    y1 = min(max(b.y1, 0.0), h)
+    return BBox(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _inside(line: Line, tables: Sequence[TableRegion]) -> bool:
+    cx = (line.bbox.x0 + line.bbox.x1) / 2
+    cy = (line.bbox.y0 + line.bbox.y1) / 2
+    for t in tables:
+        b = t.bbox
+        if b.x0 - 2 <= cx <= b.x1 + 2 and b.y0 - 2 <= cy <= b.y1 + 2:
+            return True
+    return False
+
+
+def _union(boxes: Iterable[BBox]) -> BBox:
+    it = iter(boxes)
+    out = next(it)
+    for b in it:
+        out = out.union(b)
+    return out
+
+
+def _split_block(block: Block, page: int) -> list[_Item]:
+    """Split one block into paragraph candidates."""
+    lines = [ln for ln in block.lines if ln.text.strip()]
+    if not lines:
+        return []
+    if block.role is not None:
+        return [
+            _Item(
+                page,
+                _union(ln.bbox for ln in lines),
+                [expand_ligatures(ln.text) for ln in lines],
+                max((ln.size for ln in lines), default=0.0),
+                all(ln.bold for ln in lines),
+                block.role,
+            )
+        ]
+    left = min(ln.bbox.x0 for ln in lines)
+    right = max(ln.bbox.x1 for ln in lines)
+    groups: list[list[Line]] = [[lines[0]]]
+    for prev, ln in itertools.pairwise(lines):
+        size = max(ln.size, 1.0)
+        text = ln.text
+        prev_text = prev.text.rstrip()
+        gap = ln.bbox.y0 - prev.bbox.y1
+        new = False
+        if abs(ln.size - prev.size) > 0.9 or (ln.bold != prev.bold and (prev.bold or ln.bold)):
+            # Font change: a heading run-in or a heading followed by text.
+            new = len(groups[-1]) <= 3 or abs(ln.size - prev.size) > 0.9
+        if _BULLET_CHARS.match(text) or (
+            _BULLET.match(text) and (_SENT_END.search(prev_text) or not prev_text)
+        ):
+            new = True
+        if gap > 0.8 * size:
+            new = True
+        indented = ln.bbox.x0 > left + 0.8 * size and prev.bbox.x0 <= left + 0.8 * size
+        short_prev = prev.bbox.x1 < right - 2.5 * size
+        ends = bool(_SENT_END.search(prev_text))
+        if indented and (ends or short_prev):
+            new = True
+        if short_prev and ends and text[:1].isupper() and ln.bbox.x0 <= left + 0.8 * size:
+            new = True
+        if new:
+            groups.append([ln])
+        else:
+            groups[-1].append(ln)
+    items = []
+    for g in groups:
+        items.append(
+            _Item(
+                page,
+                _union(ln.bbox for ln in g),
+                [expand_ligatures(ln.text) for ln in g],
+                _dominant_size(g),
+                all(ln.bold for ln in g),
+            )
+        )
+    return items
+
+
+def _dominant_size(lines: Sequence[Line]) -> float:
+    c: Counter[float] = Counter()
+    for ln in lines:
+        c[ln.size] += len(ln.text)
+    return c.most_common(1)[0][0]
+
+
+def _reading_order(items: list[_Item], width: float) -> list[_Item]:
+    """Order a page's items: columns left to right, full-width items splitting the flow."""
+    if not items:
+        return items
+    mid = width / 2
+    tol = 0.03 * width
+    total = sum(max(it.chars, 1) for it in items)
+    left = [it for it in items if it.bbox.x1 <= mid + tol]
+    right = [it for it in items if it.bbox.x0 >= mid - tol and it.bbox.x1 > mid + tol]
+    lchars = sum(it.chars for it in left)
+    rchars = sum(it.chars for it in right)
+    two_col = (
+        lchars >= 0.15 * total
+        and rchars >= 0.15 * total
+        and any(a.bbox.y0 < b.bbox.y1 and b.bbox.y0 < a.bbox.y1 for a in left for b in right)
+    )
+    if not two_col:
+        return sorted(items, key=lambda it: (round(it.bbox.y0 / 3), it.bbox.x0))
+    lset = {id(it) for it in left}
+    rset = {id(it) for it in right}
+    full = sorted(
+        (it for it in items if id(it) not in lset and id(it) not in rset),
+        key=lambda it: it.bbox.y0,
+    )
+    for it in items:
+        it.col = 1 if id(it) in lset else 2 if id(it) in rset else 0
+    out: list[_Item] = []
+    bounds = [f.bbox.y0 for f in full] + [float("inf")]
+    for k, limit in enumerate(bounds):
+        lo = bounds[k - 1] if k else float("-inf")
+        seg = [it for it in items if it.col and lo <= it.bbox.y0 < limit]
+        out.extend(sorted((it for it in seg if it.col == 1), key=lambda it: it.bbox.y0))
+        out.extend(sorted((it for it in seg if it.col == 2), key=lambda it: it.bbox.y0))
+        if k < len(full):
+            out.append(full[k])
+    return out
+
+
+def page_items(page: PageContent, config: PdfConfig) -> _Page:
+    """Step 1 for one page: paragraph candidates and tables in reading order."""
+    tables = page.tables if config.tables else ()
+    items: list[_Item] = []
+    for block in page.blocks:
+        if block.role == "table" and config.tables and not tables:
+            rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
+            if rows:
+                region = TableRegion(block.bbox, rows)
+                items.append(_Item(page.number, block.bbox, [], 0.0, False, "table", region))
+            continue
+        lines = tuple(ln for ln in block.lines if not (tables and _inside(ln, tables)))
+        if not lines:
+            continue
+        role = None if block.role == "table" else block.role
+        items.extend(_split_block(Block(lines, block.bbox, role), page.number))
+    for t in tables:
+        items.append(_Item(page.number, t.bbox, [], 0.0, False, "table", t))
+    for it in items:
+        it.bbox = _clamp(it.bbox, page.width, page.height)
+    ordered = _reading_order(items, page.width)
+    width, height = page.width, page.height
+    if page.rotation % 360:
+        for it in ordered:
+            it.bbox = display_bbox(it.bbox, page.rotation, page.width, page.height)
+        if page.rotation % 180:
+            width, height = height, width
+    return _Page(page.number, width, height, ordered)
+
+
+# --------------------------------------------------------------------------- across pages
+
+
+def _body_size(pages: Sequence[_Page]) -> float:
+    c: Counter[float] = Counter()
+    for p in pages:
+        for it in p.items:
+            if it.table is None and it.size > 0:
+                c[round(it.size * 2) / 2] += it.chars
+    return c.most_common(1)[0][0] if c else 0.0
+
+
+def _mark_furniture(pages: Sequence[_Page]) -> None:
+    """Mark running headers/footers and page numbers as furniture."""
+    n = len(pages)
+    candidates: list[tuple[_Item, str]] = []
+    counts: Counter[str] = Counter()
+    for p in pages:
+        seen: set[str] = set()
+        top = [it for it in p.items if it.table is None and it.bbox.y1 <= 0.13 * p.height]
+        bottom = [it for it in p.items if it.table is None and it.bbox.y0 >= 0.87 * p.height]
+        top = sorted(top, key=lambda it: it.bbox.y0)[:4]
+        bottom = sorted(bottom, key=lambda it: -it.bbox.y1)[:4]
+        for it in top + bottom:
+            if it.role in ("header", "footer", "page_number"):
+                it.kind = "furniture"
+                continue
+            text = it.text
+            if len(text.split()) > 25 or len(it.lines) > 3:
+                continue
+            if _PAGE_NUMBER.match(text.strip()):
+                it.kind = "furniture"
+                continue
+            key = _norm_key(text)
+            if not key:
+                continue
+            candidates.append((it, key))
+            if key not in seen:
+                counts[key] += 1
+                seen.add(key)
+        # Element streams mark furniture anywhere on the page.
+        for it in p.items:
+            if it.role in ("header", "footer", "page_number"):
+                it.kind = "furniture"
+    need = 2 if n <= 6 else 3
+    for it, key in candidates:
+        if counts[key] >= need:
+            it.kind = "furniture"
+
+
+def _heading_number(text: str) -> int:
+    """Depth of a numbered heading ("2.1 Method" -> 2), 0 when not numbered."""
+    m = re.match(r"^((?:\d+\.)*\d+)\.?\s+[^\d\s]", text)
+    if m:
+        return m.group(1).count(".") + 1
+    if re.match(r"^(?:[IVX]+|[A-Z])\.\s+[A-Z]", text):
+        return 1
+    return 0
+
+
+def _is_heading(it: _Item, body: float) -> bool:
+    text = it.text
+    words = text.split()
+    if not words or len(words) > 18 or len(it.lines) > 3:
+        return False
+    if not any(c.isalpha() for c in text):
+        return False
+    if text.endswith((".", ",", ";")) and not _heading_number(text) and len(words) > 6:
+        return False
+    if _CAPTION.match(text) or _BULLET_CHARS.match(text):
+        return False
+    if body <= 0:
+        return False
+    larger = it.size >= body * 1.12
+    bold = it.bold and it.size >= body * 0.9
+    if larger:
+        return not text.endswith(".") or len(words) <= 8
+    if bold:
+        return len(words) <= 12 and (text[:1].isupper() or _heading_number(text) > 0)
+    return False
+
+
+def _classify(pages: Sequence[_Page], body: float) -> str | None:
+    """Assign kinds and heading levels; return the document title if found."""
+    title: str | None = None
+    heading_sizes: set[float] = set()
+    # Title: the largest text near the top of the first page read.
+    if pages and body > 0:
+        first = pages[0]
+        cands = [
+            it
+            for it in first.items
+            if it.table is None
+            and it.kind is None
+            and it.role in (None, "title", "heading")
+            and it.bbox.y0 < 0.5 * first.height
+            and it.size >= body * 1.3
+            and len(it.text.split()) <= 40
+        ]
+        if cands:
+            top = max(cands, key=lambda it: (it.size, -it.bbox.y0))
+            top.kind = "title"
+            title = top.text
+    for p in pages:
+        for it in p.items:
+            if it.kind is not None:
+                continue
+            if it.table is not None:
+                it.kind = "table"
+                continue
+            text = it.text
+            if it.role == "title" and title is None:
+                it.kind = "title"
+                title = text
+                continue
+            if it.role is not None and it.role not in ("heading", "title"):
+                it.kind = {
+                    "paragraph": "paragraph",
+                    "list_item": "list_item",
+                    "caption": "caption",
+                    "figure": "paragraph",
+                    "footnote": "footnote",
+                    "equation": "equation",
+                }.get(it.role, "paragraph")  # type: ignore[assignment]
+                if it.kind == "paragraph" and _CAPTION.match(text):
+                    it.kind = "caption"
+                continue
+            if _CAPTION.match(text) and (
+                len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.05 or it.bold)
+            ):
+                it.kind = "caption"
+                continue
+            if it.role in ("heading", "title") or _is_heading(it, body):
+                it.kind = "heading"
+                heading_sizes.add(round(it.size * 2) / 2)
+                continue
+            if _BULLET.match(text):
+                it.kind = "list_item"
+                continue
+            it.kind = "paragraph"
+    ranks = {s: i + 1 for i, s in enumerate(sorted(heading_sizes, reverse=True))}
+    for p in pages:
+        for it in p.items:
+            if it.kind == "heading":
+                depth = _heading_number(it.text)
+                it.level = depth or ranks.get(round(it.size * 2) / 2, 1)
+    return title
+
+
+def _merge_continuations(order: list[_Item]) -> list[_Item]:
+    """Merge paragraphs that continue across column and page breaks."""
+    out: list[_Item] = []
+    last_para: _Item | None = None
+    for it in order:
+        if it.kind in ("paragraph", "list_item") and last_para is not None:
+            prev = last_para.lines[-1].rstrip() if last_para.lines else ""
+            first = it.text.lstrip()
+            cont = (
+                it.kind == "paragraph"
+                and prev
+                and first
+                and not _SENT_END.search(prev)
+                and (first[0].islower() or (prev[-1] in "-,(" and first[0].isalnum()))
+            )
+            if cont:
+                last_para.lines.extend(it.lines)
+                last_para.extra.append((it.page, it.bbox))
+                continue
+        if it.kind in ("paragraph", "list_item", "abstract"):
+            last_para = it
+        elif it.kind in ("heading", "title"):
+            last_para = None
+        out.append(it)
+    return out
+
+
+def assemble_pages(
+    pages: Iterable[PageContent], config: PdfConfig, *, path: str | Path
+) -> Assembly:
+    """Implementation of :func:`docparse.backends.base.assemble`."""
+    recs: list[_Page] = []
+    no_text: list[int] = []
+    for page in pages:
+        if not page.has_text:
+            no_text.append(page.number)
+        recs.append(page_items(page, config))
+    body = _body_size(recs)
+    if config.remove_headers:
+        _mark_furniture(recs)
+    title = _classify(recs, body)
+    vocab = vocabulary(ln for p in recs for it in p.items for ln in it.lines)
+
+    order = [it for p in recs for it in p.items]
+    order = _merge_continuations(order)
+
+    drafts: list[UnitDraft] = []
+    stack: list[tuple[int, str]] = []
+    table_index: dict[int, int] = {}
+    captions: list[tuple[int, _Item]] = []
+    after_abstract_heading = False
+    for it in order:
+        kind: UnitKind = it.kind or "paragraph"
+        prov = (Provenance(it.page, it.bbox), *(Provenance(p, b) for p, b in it.extra))
+        if it.table is not None:
+            t = it.table
+            spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
+            table = Table(
+                rows=tuple(tuple(expand_ligatures(c) for c in row) for row in t.rows),
+                n_header_rows=t.n_header_rows,
+                spans=spans,
+            )
+            table_index[id(it)] = len(drafts)
+            drafts.append(
+                UnitDraft(
+                    kind="table",
+                    text="",
+                    raw="",
+                    section=tuple(s for _, s in stack),
+                    provenance=prov,
+                    table=table,
+                )
+            )
+            continue
+        text = join_lines(it.lines, vocab, dehyphenate=config.dehyphenate)
+        raw = "\n".join(it.lines)
+        if kind == "heading":
+            while stack and stack[-1][0] >= it.level:
+                stack.pop()
+            stack.append((it.level, text))
+            after_abstract_heading = text.strip().lower().rstrip(".:") == "abstract"
+            drafts.append(
+                UnitDraft(kind="heading", text=text, raw=raw, section=(), provenance=prov)
+            )
+            continue
+        if kind == "paragraph" and (
+            after_abstract_heading or re.match(r"^abstract\b\W", text, re.IGNORECASE)
+        ):
+            kind = "abstract"
+        if kind != "furniture":
+            after_abstract_heading = False
+        if kind == "caption":
+            captions.append((len(drafts), it))
+        section = () if kind in ("title", "furniture") else tuple(s for _, s in stack)
+        drafts.append(UnitDraft(kind=kind, text=text, raw=raw, section=section, provenance=prov))
+    _link_captions(drafts, captions, [it for it in order if it.table is not None], table_index)
+    return Assembly(
+        drafts=drafts,
+        title=title,
+        n_pages=len(recs),
+        pages_without_text=no_text,
+    )
+
+
+def _link_captions(
+    drafts: list[UnitDraft],
+    captions: list[tuple[int, _Item]],
+    tables: list[_Item],
+    table_index: dict[int, int],
+) -> None:
+    """Link each table caption to the nearest table on its page (both ways)."""
+    taken: set[int] = set()
+    pairs: list[tuple[float, int, _Item]] = []
+    for ci, cap in captions:
+        m = _CAPTION.match(drafts[ci].text)
+        if not m or not m.group("kind").lower().startswith("tab"):
+            continue
+        for t in tables:
+            if t.page != cap.page:
+                continue
+            gap = max(t.bbox.y0 - cap.bbox.y1, cap.bbox.y0 - t.bbox.y1, 0.0)
+            pairs.append((gap, ci, t))
+    used_caps: set[int] = set()
+    for _gap, ci, t in sorted(pairs, key=lambda x: x[0]):
+        ti = table_index[id(t)]
+        if ci in used_caps or ti in taken:
+            continue
+        used_caps.add(ci)
+        taken.add(ti)
+        d = drafts[ti]
+        assert d.table is not None
+        d.table = dataclasses.replace(d.table, caption=drafts[ci].text.strip())
+        d.related.append(ci)
+        drafts[ci].related.append(ti)
