@@ -1,0 +1,230 @@
+"""Does the gold evidence of a QA dataset survive parsing? (``docparse evidence``)
+
+:func:`evidence_report` parses each document the records point to once,
+locates every evidence item in it and returns one :class:`QuestionReport`
+per question: each evidence item found (exact, fuzzy or split across units),
+partial or missing, with the pages it was found on and whether that is the
+page the dataset gives.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from align.locate import Locator, Match
+from align.readers.base import Evidence, QARecord
+from docparse.errors import DocparseError
+from docparse.model import FORMATS, Document
+
+__all__ = [
+    "EvidenceResult",
+    "QuestionReport",
+    "evidence_report",
+    "evidence_summary",
+    "find_document",
+]
+
+log = logging.getLogger(__name__)
+
+_PDF_BACKENDS = ("pymupdf", "pdfplumber", "unstructured")
+_SUFFIXES = {"tex": (".tex",), "htm": (".htm", ".html"), "jats": (".nxml", ".xml"),
+             "s2orc": (".json",), "csv": (".csv",), "txt": (".txt",)}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceResult:
+    """One evidence item and where it was found.
+
+    ``page_ok`` is None when the dataset gives no page (or nothing was
+    found), else whether the dataset's page is the match's main page.
+    """
+
+    evidence: Evidence
+    match: Match
+    page_ok: bool | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "evidence": self.evidence.text[:200],
+            "kind": self.evidence.kind,
+            "gold_page": self.evidence.page,
+            "page_ok": self.page_ok,
+            **self.match.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionReport:
+    """All evidence of one question. ``error`` says why the document could not be used."""
+
+    record: QARecord
+    doc_path: str | None
+    results: tuple[EvidenceResult, ...]
+    error: str | None = None
+
+    @property
+    def status(self) -> str:
+        """``found`` (all evidence found), ``split`` (found, some split), ``partial``,
+        ``missing`` (none found), ``no-document`` or ``no-evidence``."""
+        if self.error is not None:
+            return "no-document"
+        if not self.results:
+            return "no-evidence"
+        statuses = [r.match.status for r in self.results]
+        if all(r.match.found for r in self.results):
+            return "split" if "split" in statuses else "found"
+        if all(s == "missing" for s in statuses):
+            return "missing"
+        return "partial"
+
+    @property
+    def pages(self) -> tuple[int, ...]:
+        return tuple(sorted({p for r in self.results for p in r.match.pages}))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "doc": self.record.doc,
+            "doc_path": self.doc_path,
+            "qid": self.record.qid,
+            "question": self.record.question,
+            "status": self.status,
+            "pages": list(self.pages),
+            "error": self.error,
+            "evidence": [r.to_dict() for r in self.results],
+        }
+
+
+def find_document(docs_dir: str | Path, name: str, backend: str | None = None) -> Path | None:
+    """The file under ``docs_dir`` for the document ``name``.
+
+    ``name`` may be a stem (``3M_2018_10K``) or a file name (``X.pdf``). PDF
+    backends (or None) look for ``.pdf``; a twin format name (``tex``,
+    ``htm``, ...) for that format's suffixes. Looks at ``docs_dir/name.*``,
+    ``docs_dir/name/name.*`` and then anywhere below ``docs_dir``.
+    """
+    root = Path(docs_dir)
+    suffixes = _SUFFIXES.get(backend or "", (".pdf",))
+    stem = name
+    for s in (".pdf", *suffixes):
+        if stem.lower().endswith(s):
+            stem = stem[: -len(s)]
+    stem = stem.strip()
+    for s in suffixes:
+        for cand in (root / f"{stem}{s}", root / stem / f"{stem}{s}"):
+            if cand.is_file():
+                return cand
+    wanted = {f"{stem}{s}".lower() for s in suffixes}
+    wanted_loose = {w.replace(" ", "").replace("_", "") for w in wanted}
+    for p in sorted(root.rglob("*")):
+        low = p.name.lower()
+        if p.is_file() and (low in wanted or low.replace(" ", "").replace("_", "") in wanted_loose):
+            return p
+    return None
+
+
+def _default_parser(backend: str | None) -> Callable[[Path], Document]:
+    from docparse.api import parse
+
+    if backend in FORMATS and backend != "pdf":
+        return lambda p: parse(p, format=backend)  # type: ignore[arg-type]
+    return lambda p: parse(p, backend=backend)
+
+
+def evidence_report(
+    records: Iterable[QARecord],
+    docs_dir: str | Path,
+    backend: str | None = "pymupdf",
+    *,
+    min_coverage: float = 0.9,
+    parser: Callable[[Path], Document] | None = None,
+    progress: bool = False,
+) -> list[QuestionReport]:
+    """Locate every record's evidence in the parse of its document.
+
+    ``backend`` is a PDF backend (``pymupdf``, ``pdfplumber``,
+    ``unstructured``) or a twin format (``tex``, ``htm``, ...), which also
+    decides which file of the document is parsed. ``parser`` replaces
+    :func:`docparse.parse` (any ``path -> Document``). Each document is
+    parsed and indexed once; ``progress`` shows a tqdm bar over documents.
+    The page a dataset gives only breaks ties between equally good matches.
+    """
+    records = list(records)
+    parse_fn = parser or _default_parser(backend)
+    by_doc: dict[str, list[int]] = {}
+    for i, r in enumerate(records):
+        by_doc.setdefault(r.doc, []).append(i)
+    out: list[QuestionReport | None] = [None] * len(records)
+    docs: Sequence[str] = list(by_doc)
+    if progress:
+        from tqdm import tqdm
+
+        docs = tqdm(docs, desc="documents", unit="doc")
+    for name in docs:
+        path = find_document(docs_dir, name, backend)
+        error: str | None = None
+        locator: Locator | None = None
+        if path is None:
+            error = f"no file for {name!r} under {docs_dir}"
+        else:
+            try:
+                locator = Locator(parse_fn(path))
+            except DocparseError as exc:
+                error = f"{type(exc).__name__}: {exc}"
+        if error is not None:
+            log.warning("%s", error)
+        for i in by_doc[name]:
+            rec = records[i]
+            if locator is None:
+                out[i] = QuestionReport(rec, str(path) if path else None, (), error)
+                continue
+            results = []
+            for ev in rec.evidence:
+                m = locator.locate(
+                    ev.text,
+                    markup=ev.markup,
+                    min_coverage=min_coverage,
+                    kind=ev.kind if ev.kind == "table" else None,
+                    page=ev.page,
+                )
+                page_ok = None if ev.page is None or not m.found else m.page == ev.page
+                results.append(EvidenceResult(ev, m, page_ok))
+            out[i] = QuestionReport(rec, str(path), tuple(results))
+    return [r for r in out if r is not None]
+
+
+def evidence_summary(reports: Sequence[QuestionReport]) -> dict[str, Any]:
+    """Counts over all evidence items, per document and in total."""
+    per_doc: dict[str, dict[str, int]] = {}
+    for rep in reports:
+        row = per_doc.setdefault(
+            rep.record.doc,
+            dict.fromkeys(
+                ("questions", "evidence", "exact", "fuzzy", "split", "partial", "missing",
+                 "with_page", "page_ok", "no_document"),
+                0,
+            ),
+        )  # fmt: skip
+        row["questions"] += 1
+        if rep.error is not None:
+            row["no_document"] += 1
+            row["evidence"] += len(rep.record.evidence)
+            row["missing"] += len(rep.record.evidence)
+            continue
+        for r in rep.results:
+            row["evidence"] += 1
+            row[r.match.status] += 1
+            if r.page_ok is not None:
+                row["with_page"] += 1
+                row["page_ok"] += int(r.page_ok)
+    total = {k: sum(d[k] for d in per_doc.values()) for k in next(iter(per_doc.values()), {})}
+    found = total.get("exact", 0) + total.get("fuzzy", 0) + total.get("split", 0)
+    return {
+        "documents": per_doc,
+        "total": total,
+        "found_rate": found / total["evidence"] if total.get("evidence") else 0.0,
+        "page_rate": total["page_ok"] / total["with_page"] if total.get("with_page") else None,
+    }

@@ -1,0 +1,661 @@
+"""Find gold evidence in a parsed document or in a list of chunks.
+
+:class:`Locator` indexes one target (a :class:`~docparse.model.Document`'s
+content units, or chunks) once; :meth:`Locator.locate` then finds one
+evidence string in it:
+
+1. Both sides go through :func:`align.normalize.normalize` with case and
+   punctuation folded, and the units are laid end to end (unit boundaries
+   kept), so evidence running over two units is found as one string.
+2. Exact search, anchored on the evidence's rarest word 3-gram.
+3. Otherwise a fuzzy pass: word 3-grams shared with the target vote for
+   candidate windows (rarest grams first), and the evidence is aligned to
+   the best window with rapidfuzz's Indel (LCS) opcodes. Evidence text the
+   first window does not explain (reordered table cells, a paragraph cut by
+   a page break and a footnote) is searched again on its own.
+4. Table evidence (QASPER ``FLOAT SELECTED: Table 2: caption``, FinQA rows
+   such as ``the net revenue of 2016 is $ 5,123 ;``, bare cell values) is
+   matched against table and caption units.
+
+``coverage`` is the share of the (normalised) evidence characters found;
+a match is ``exact``, ``fuzzy`` (coverage >= ``min_coverage`` in one unit),
+``split`` (over several units or chunks), ``partial`` (some text found,
+below ``min_coverage``) or ``missing``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from rapidfuzz.distance import Indel
+
+from align.normalize import Markup, NormalizedText, markup_to_text, normalize
+from docparse.model import Document, SourceUnit
+
+__all__ = [
+    "ChunkLike",
+    "EvidenceKind",
+    "Locator",
+    "Match",
+    "MatchStatus",
+    "locate",
+]
+
+MatchStatus = Literal["exact", "fuzzy", "split", "partial", "missing"]
+EvidenceKind = Literal["text", "table", "figure"]
+
+
+@runtime_checkable
+class ChunkLike(Protocol):
+    """What :func:`locate` needs of a chunk: an id and its text.
+
+    ``pages`` (1-based page numbers) and ``unit_ids`` are read when present.
+    """
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Where one evidence string was found.
+
+    ``unit_ids`` are unit ids (or chunk ids) in document order; ``spans``
+    is parallel to them: the character span ``(start, end)`` of the match
+    in that unit's ``text``. ``coverage`` is the share of the normalised
+    evidence characters found, ``score`` the similarity (0-1) of the
+    evidence and the matched text. ``pages`` are the pages of the matched
+    units; ``page`` the one holding most of the matched text.
+
+    Example record: ``{"status": "split", "unit_ids": ["d:00012:ab", "d:00013:cd"],
+    "spans": [[310, 402], [0, 57]], "coverage": 0.97, "score": 0.95,
+    "pages": [3], "page": 3}``
+    """
+
+    status: MatchStatus
+    unit_ids: tuple[str, ...] = ()
+    spans: tuple[tuple[int, int], ...] = ()
+    coverage: float = 0.0
+    score: float = 0.0
+    pages: tuple[int, ...] = ()
+    page: int | None = None
+
+    @property
+    def found(self) -> bool:
+        """True for ``exact``, ``fuzzy`` and ``split`` (coverage reached the threshold)."""
+        return self.status in ("exact", "fuzzy", "split")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "unit_ids": list(self.unit_ids),
+            "spans": [list(s) for s in self.spans],
+            "coverage": round(self.coverage, 4),
+            "score": round(self.score, 4),
+            "pages": list(self.pages),
+            "page": self.page,
+        }
+
+
+MISSING = Match("missing")
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    id: str
+    text: str
+    kind: str
+    pages: tuple[int, ...]
+    related: tuple[str, ...] = ()
+    caption: str = ""
+
+
+@dataclass(slots=True)
+class _Hit:
+    """One aligned block: evidence[ev_start:ev_end] ~ concat[start:end]."""
+
+    ev_start: int
+    ev_end: int
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class _Found:
+    blocks: list[_Hit] = field(default_factory=list)
+    exact: bool = False
+
+    def matched(self) -> int:
+        return sum(b.ev_end - b.ev_start for b in self.blocks)
+
+
+# Words that say nothing about where a FinQA-style row sits.
+_ROW_STOP = frozenset(
+    ("the", "of", "is", "in", "and", "a", "an", "to", "for", "on", "at", "by", "as", "from")
+)
+_FLOAT_SELECTED = re.compile(r"^\s*FLOAT SELECTED:\s*", re.IGNORECASE)
+_TABLE_LABEL = re.compile(r"^\s*(table|tab\.?)\s*([0-9ivxlc]+[a-z]?)\b", re.IGNORECASE)
+_FINQA_ROW = re.compile(r"\bis\s+[-$(]?\s*[-$]?\s*[\d.,]+\s*%?\s*\)?\s*;")
+_NUMBER = re.compile(r"^[-+(]?\$?\d[\d,]*\.?\d*%?\)?$")
+
+_MIN_BLOCK = 4  # shorter equal blocks of an LCS are mostly chance matches
+_MAX_DF = 64  # grams seen more often than this do not point anywhere
+_MAX_GRAMS = 48
+
+
+def _norm(text: str) -> NormalizedText:
+    return normalize(text, fold_case=True, fold_punct=True)
+
+
+def _items_of(target: Document | Sequence[Any]) -> list[_Item]:
+    if isinstance(target, Document):
+        out = []
+        for u in target.units:
+            if u.kind == "furniture":
+                continue
+            out.append(_unit_item(u))
+        return out
+    items = []
+    for c in target:
+        pages = getattr(c, "pages", None) or ()
+        items.append(
+            _Item(
+                id=str(c.id),
+                text=str(c.text),
+                kind=str(getattr(c, "kind", "chunk")),
+                pages=tuple(int(p) for p in pages),
+            )
+        )
+    return items
+
+
+def _unit_item(u: SourceUnit) -> _Item:
+    caption = u.table.caption or "" if u.table is not None else ""
+    return _Item(u.id, u.text, u.kind, u.pages, u.related, caption)
+
+
+class Locator:
+    """Evidence search over one target, indexed once.
+
+    ``target`` is a :class:`~docparse.model.Document` (its content units;
+    furniture is skipped) or a sequence of chunk-like objects (see
+    :class:`ChunkLike`). Building the index costs about one pass over the
+    text; each :meth:`locate` call then touches only the candidate windows.
+    """
+
+    def __init__(self, target: Document | Sequence[Any]) -> None:
+        self.items = _items_of(target)
+        self._norms: list[NormalizedText] = [_norm(it.text) for it in self.items]
+        parts: list[str] = []
+        starts: list[int] = []
+        pos = 0
+        for n in self._norms:
+            starts.append(pos)
+            parts.append(n.text)
+            pos += len(n.text) + 1
+        # Items are joined by one space: evidence running from one unit into the
+        # next is then one contiguous string.
+        self.concat = " ".join(parts)
+        self._item_starts = starts
+        self.word_starts: list[int] = []
+        self.word_ends: list[int] = []
+        words: list[str] = []
+        for m in re.finditer(r"\S+", self.concat):
+            self.word_starts.append(m.start())
+            self.word_ends.append(m.end())
+            words.append(m.group())
+        self.words = words
+        self.grams: dict[str, list[int]] = {}
+        for i in range(len(words) - 2):
+            self.grams.setdefault(f"{words[i]} {words[i + 1]} {words[i + 2]}", []).append(i)
+        self.unigrams: dict[str, list[int]] = {}
+        for i, w in enumerate(words):
+            self.unigrams.setdefault(w, []).append(i)
+        self._table_items: list[int] | None = None
+        self._tokens: list[frozenset[str]] | None = None
+
+    # -- public -----------------------------------------------------------------
+
+    def locate(
+        self,
+        evidence: str,
+        *,
+        markup: Markup | None = None,
+        min_coverage: float = 0.9,
+        kind: EvidenceKind | None = None,
+        page: int | None = None,
+    ) -> Match:
+        """Find ``evidence`` in the target.
+
+        ``markup`` (``"latex"`` or ``"html"``) converts the evidence to text
+        first. ``kind="table"`` (or evidence that looks like a table
+        reference: ``FLOAT SELECTED: Table ...``, a FinQA row) also tries
+        table and caption units. ``page`` (1-based) only breaks ties between
+        equally good candidates.
+        """
+        text = markup_to_text(evidence, markup)
+        caption = _FLOAT_SELECTED.match(text)
+        if caption:
+            return self._locate_caption(text[caption.end() :], min_coverage, page)
+        if kind == "table" or _FINQA_ROW.search(text):
+            return self._locate_table_text(text, min_coverage, page)
+        return self._locate_text(text, min_coverage, page)
+
+    # -- text -------------------------------------------------------------------
+
+    def _locate_text(self, text: str, min_coverage: float, page: int | None) -> Match:
+        ev = _norm(text).text
+        if not ev:
+            return MISSING
+        found = self._exact(ev, page)
+        if found is None:
+            found = self._fuzzy(ev, page, min_coverage)
+        return self._to_match(found, ev, min_coverage)
+
+    def _exact(self, ev: str, page: int | None) -> _Found | None:
+        ev_words = ev.split(" ")
+        positions: list[int] = []
+        if len(ev_words) >= 3:
+            best: list[int] | None = None
+            best_j = 0
+            for j in range(len(ev_words) - 2):
+                post = self.grams.get(f"{ev_words[j]} {ev_words[j + 1]} {ev_words[j + 2]}")
+                if post is None:
+                    if 0 < j < len(ev_words) - 3:
+                        return None  # an inner gram is absent: no exact occurrence
+                    continue
+                if best is None or len(post) < len(best):
+                    best, best_j = post, j
+                    if len(post) == 1:
+                        break
+            if best is None:
+                return None
+            # The evidence may start or end inside a word, so look a little around.
+            offset = len(" ".join(ev_words[:best_j])) + (1 if best_j else 0)
+            for p in best[:256]:
+                lo = max(0, self.word_starts[p] - offset - 64)
+                i = self.concat.find(ev, lo, self.word_starts[p] - offset + len(ev) + 64)
+                if i >= 0:
+                    positions.append(i)
+        else:
+            i = self.concat.find(ev)
+            while i >= 0 and len(positions) < 256:
+                positions.append(i)
+                i = self.concat.find(ev, i + 1)
+            positions = self._whole_words(positions, len(ev)) or positions
+        if not positions:
+            return None
+        pos = self._prefer(positions, len(ev), page)
+        return _Found([_Hit(0, len(ev), pos, pos + len(ev))], exact=True)
+
+    def _whole_words(self, positions: list[int], n: int) -> list[int]:
+        c = self.concat
+        return [
+            p
+            for p in positions
+            if (p == 0 or c[p - 1] == " ") and (p + n == len(c) or c[p + n] == " ")
+        ]
+
+    def _prefer(self, positions: list[int], n: int, page: int | None) -> int:
+        """Among occurrences: one inside a single item, then on ``page``, then the first."""
+
+        def rank(p: int) -> tuple[int, int, int]:
+            first = self._item_at(p)
+            last = self._item_at(p + n - 1)
+            on_page = page is not None and page in self.items[first].pages
+            return (0 if first == last else 1, 0 if on_page else 1, p)
+
+        return min(positions, key=rank)
+
+    def _item_at(self, pos: int) -> int:
+        return max(0, bisect.bisect_right(self._item_starts, pos) - 1)
+
+    def _candidates(self, ev_words: list[str], page: int | None) -> list[tuple[int, int, int]]:
+        """Candidate windows ``(first word, end word, votes)``, best first."""
+        n = len(ev_words)
+        grams: list[tuple[int, int, list[int]]] = []
+        if n >= 3:
+            for j in range(n - 2):
+                post = self.grams.get(f"{ev_words[j]} {ev_words[j + 1]} {ev_words[j + 2]}")
+                if post is not None and len(post) <= _MAX_DF:
+                    grams.append((len(post), j, post))
+        if len(grams) < 2:
+            # Too garbled (or too short) for 3-grams: fall back to rare words.
+            for j, w in enumerate(ev_words):
+                post = self.unigrams.get(w)
+                if post is not None and len(post) <= _MAX_DF // 4 and len(w) > 2:
+                    grams.append((len(post), j, post))
+        if not grams:
+            return []
+        grams.sort(key=lambda g: g[0])
+        if len(grams) > _MAX_GRAMS:
+            # Keep the rarest, but spread over the evidence so a long passage
+            # whose start is lost still has anchors near its end.
+            step = len(grams) / _MAX_GRAMS
+            rare = grams[: _MAX_GRAMS // 2]
+            rest = grams[_MAX_GRAMS // 2 :]
+            rest.sort(key=lambda g: g[1])
+            grams = rare + [rest[int(i * step / 2)] for i in range(_MAX_GRAMS // 2)]
+        votes: list[tuple[int, int]] = []
+        for _, j, post in grams:
+            votes.extend((p - j, j) for p in post)
+        votes.sort()
+        tol = max(8, n // 4)
+        clusters: list[tuple[int, int, int]] = []
+        i = 0
+        while i < len(votes):
+            k = i
+            while k + 1 < len(votes) and votes[k + 1][0] - votes[k][0] <= tol:
+                k += 1
+            js = {j for _, j in votes[i : k + 1]}
+            clusters.append((votes[i][0], votes[k][0], len(js)))
+            i = k + 1
+        clusters.sort(key=lambda c: -c[2])
+        slack = max(6, n // 5)
+        out = []
+        for lo, hi, v in clusters[:4]:
+            first = max(0, lo - slack)
+            end = min(len(self.words), hi + n + slack)
+            # Bound the window: a cluster spread far apart is two candidates.
+            if end - first > 3 * n + 2 * slack:
+                end = first + 3 * n + 2 * slack
+            out.append((first, end, v))
+        return out
+
+    def _fuzzy(self, ev: str, page: int | None, min_coverage: float) -> _Found:
+        found = _Found()
+        todo = [(0, len(ev))]
+        searched = 0
+        while todo and searched < 8:
+            seg_start, seg_end = todo.pop(0)
+            seg = ev[seg_start:seg_end]
+            cands = self._candidates(seg.split(), page)
+            best: list[_Hit] = []
+            best_n = 0
+            for first, end, _ in cands[:3]:
+                searched += 1
+                blocks = self._align(seg, first, end)
+                n = sum(b.ev_end - b.ev_start for b in blocks)
+                if n > best_n:
+                    best, best_n = blocks, n
+                if best_n >= 0.98 * len(seg):
+                    break
+            if not best:
+                continue
+            for b in best:
+                b.ev_start += seg_start
+                b.ev_end += seg_start
+            found.blocks.extend(best)
+            if found.matched() >= min(0.98, max(min_coverage, 0.5)) * len(ev):
+                break
+            # Unexplained stretches of the evidence get their own search.
+            gaps = _gaps(best, seg_start, seg_end)
+            todo.extend(g for g in gaps if g[1] - g[0] >= 40 and ev[g[0] : g[1]].count(" ") >= 3)
+            todo.sort(key=lambda g: g[0] - g[1])
+        found.blocks.sort(key=lambda b: b.ev_start)
+        return found
+
+    def _align(self, seg: str, first: int, end: int) -> list[_Hit]:
+        w_start = self.word_starts[first]
+        w_end = self.word_ends[end - 1]
+        window = self.concat[w_start:w_end]
+        ops = Indel.opcodes(seg, window)
+        blocks = [
+            _Hit(o.src_start, o.src_end, w_start + o.dest_start, w_start + o.dest_end)
+            for o in ops
+            if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or len(seg) < 8)
+        ]
+        return blocks
+
+    # -- tables -----------------------------------------------------------------
+
+    def _table_idx(self) -> list[int]:
+        if self._table_items is None:
+            self._table_items = [
+                i for i, it in enumerate(self.items) if it.kind in ("table", "caption")
+            ]
+        return self._table_items
+
+    def _locate_caption(self, caption: str, min_coverage: float, page: int | None) -> Match:
+        """``FLOAT SELECTED: Table 2: ...``: the caption (or its table) unit."""
+        ev = _norm(caption).text
+        if not ev:
+            return MISSING
+        general = self._locate_text(caption, min_coverage, page)
+        if general.found and self._is_table_match(general):
+            return self._with_related(general)
+        # The caption may be held by a table unit (Table.caption) or start a
+        # caption unit that a looser search did not pick: compare directly.
+        label = _TABLE_LABEL.match(caption)
+        best: tuple[float, int] | None = None
+        for i in self._table_idx():
+            it = self.items[i]
+            for cand in (it.caption, it.text[: len(caption) * 2]):
+                if not cand:
+                    continue
+                cn = _norm(cand).text
+                if label and not cn.startswith(_norm(label.group()).text):
+                    continue
+                cov = _coverage(ev, cn)
+                if best is None or cov > best[0]:
+                    best = (cov, i)
+        if best is not None and best[0] >= min(min_coverage, 0.8):
+            cov, i = best
+            it = self.items[i]
+            m = Match(
+                "fuzzy" if cov < 1.0 else "exact",
+                (it.id,),
+                ((0, len(it.text)),),
+                cov,
+                cov,
+                it.pages,
+                it.pages[0] if it.pages else None,
+            )
+            return self._with_related(m)
+        return self._with_related(general) if general.found else general
+
+    def _is_table_match(self, m: Match) -> bool:
+        ids = set(m.unit_ids)
+        return any(self.items[i].id in ids for i in self._table_idx())
+
+    def _with_related(self, m: Match) -> Match:
+        """Add the table of a matched caption (and the caption of a matched table)."""
+        by_id = {it.id: it for it in self.items}
+        extra = [
+            r
+            for uid in m.unit_ids
+            if uid in by_id
+            for r in by_id[uid].related
+            if r not in m.unit_ids and r in by_id
+        ]
+        if not extra:
+            return m
+        pages = sorted(set(m.pages).union(*(by_id[r].pages for r in extra)))
+        return Match(
+            m.status,
+            m.unit_ids + tuple(extra),
+            m.spans + tuple((0, len(by_id[r].text)) for r in extra),
+            m.coverage,
+            m.score,
+            tuple(pages),
+            m.page,
+        )
+
+    def _tokens_of(self) -> list[frozenset[str]]:
+        if self._tokens is None:
+            self._tokens = [frozenset(n.text.split()) for n in self._norms]
+        return self._tokens
+
+    def _locate_table_text(self, text: str, min_coverage: float, page: int | None) -> Match:
+        """Linearised rows and cell values: the unit holding the most of their words.
+
+        Row templates (``the X of Y is Z ;``) are not in any PDF; what is there
+        are the row label, the column header and the value, so words are
+        compared as sets, numbers weighted double, over table units first.
+        """
+        general = self._locate_text(text, min_coverage, page)
+        if general.found:
+            return general
+        ev_tokens = [t for t in _norm(text).text.split() if t not in _ROW_STOP]
+        if not ev_tokens:
+            return general
+        weights = {t: (2.0 if t[0].isdigit() else 1.0) * len(t) for t in ev_tokens}
+        total = sum(weights[t] for t in ev_tokens)
+        tokens = self._tokens_of()
+        table_idx = self._table_idx()
+        best: tuple[float, int, int] | None = None
+        for pool in (table_idx, range(len(self.items))):
+            for i in pool:
+                have = tokens[i]
+                got = sum(weights[t] for t in ev_tokens if t in have)
+                on_page = 1 if page is not None and page in self.items[i].pages else 0
+                key = (got / total, on_page, -i)
+                if best is None or key > best:
+                    best = key
+            if best is not None and best[0] >= min_coverage:
+                break
+        if best is None or best[0] <= general.coverage:
+            return general
+        cov, _, neg_i = best
+        it = self.items[-neg_i]
+        status: MatchStatus = "fuzzy" if cov >= min_coverage else "partial"
+        m = Match(
+            status,
+            (it.id,),
+            ((0, len(it.text)),),
+            cov,
+            cov,
+            it.pages,
+            it.pages[0] if it.pages else None,
+        )
+        return self._with_related(m)
+
+    # -- result -----------------------------------------------------------------
+
+    def _to_match(self, found: _Found, ev: str, min_coverage: float) -> Match:
+        if not found.blocks:
+            return MISSING
+        matched = min(found.matched(), len(ev))
+        coverage = matched / len(ev)
+        per_item: dict[int, list[int]] = {}
+        chars: dict[int, int] = {}
+        for b in found.blocks:
+            pos = b.start
+            while pos < b.end:
+                i = self._item_at(pos)
+                item_start = self._item_starts[i]
+                item_end = item_start + len(self._norms[i].text)
+                lo, hi = pos - item_start, min(b.end, item_end) - item_start
+                if hi > lo:
+                    span = per_item.setdefault(i, [lo, hi])
+                    span[0], span[1] = min(span[0], lo), max(span[1], hi)
+                    chars[i] = chars.get(i, 0) + hi - lo
+                pos = max(item_end + 1, pos + 1)
+        order = sorted(per_item)
+        # Drop stray items that hold a sliver of a long match (a shared phrase).
+        if len(order) > 1:
+            order = [i for i in order if chars[i] >= min(12, 0.5 * matched)] or order
+        ids = tuple(self.items[i].id for i in order)
+        spans = tuple(self._norms[i].original_span(*per_item[i]) for i in order)
+        matched_len = sum(per_item[i][1] - per_item[i][0] for i in order)
+        score = 2 * matched / (len(ev) + max(matched_len, matched))
+        page_chars: dict[int, int] = {}
+        for i in order:
+            for p in self.items[i].pages[:1]:
+                page_chars[p] = page_chars.get(p, 0) + chars[i]
+        pages = tuple(sorted({p for i in order for p in self.items[i].pages}))
+        main_page = max(page_chars, key=lambda p: (page_chars[p], -p)) if page_chars else None
+        status: MatchStatus
+        if coverage < min_coverage:
+            status = "partial"
+        elif len(order) > 1:
+            status = "split"
+        elif found.exact:
+            status = "exact"
+        else:
+            status = "fuzzy"
+        return Match(status, ids, spans, coverage, min(1.0, score), pages, main_page)
+
+
+def _gaps(blocks: list[_Hit], start: int, end: int) -> list[tuple[int, int]]:
+    out = []
+    pos = start
+    for b in sorted(blocks, key=lambda b: b.ev_start):
+        if b.ev_start > pos:
+            out.append((pos, b.ev_start))
+        pos = max(pos, b.ev_end)
+    if end > pos:
+        out.append((pos, end))
+    return out
+
+
+def _coverage(ev: str, text: str) -> float:
+    """Share of ``ev`` found in order in ``text`` (LCS blocks of 4+ characters)."""
+    if not ev:
+        return 0.0
+    ops = Indel.opcodes(ev, text)
+    got = sum(
+        o.src_end - o.src_start
+        for o in ops
+        if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or len(ev) < 8)
+    )
+    return got / len(ev)
+
+
+_CACHE: OrderedDict[tuple[int, int], tuple[object, Locator]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 8
+
+
+def locator_for(target: Document | Sequence[Any]) -> Locator:
+    """A cached :class:`Locator` for ``target`` (the last few targets are kept).
+
+    Targets are recognised by identity, so do not mutate a chunk list
+    between calls.
+    """
+    key = (id(target), len(target.units) if isinstance(target, Document) else len(target))
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] is target:
+            _CACHE.move_to_end(key)
+            return hit[1]
+    loc = Locator(target)
+    with _CACHE_LOCK:
+        _CACHE[key] = (target, loc)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return loc
+
+
+def locate(
+    evidence: str,
+    target: Document | Sequence[Any],
+    *,
+    markup: Markup | None = None,
+    min_coverage: float = 0.9,
+    kind: EvidenceKind | None = None,
+    page: int | None = None,
+) -> Match:
+    """Find ``evidence`` in ``target`` (a Document or a list of chunks).
+
+    Uses a cached :class:`Locator`, so many calls on the same target index it
+    once. See :meth:`Locator.locate` for the options.
+
+    >>> from docparse.builder import UnitDraft, build_document
+    >>> doc = build_document(path="x", format="txt", backend="txt", doc_id="d",
+    ...     drafts=[UnitDraft("paragraph", "The ﬁrst evidence is here.")])
+    >>> locate("the first evidence", doc).status
+    'exact'
+    """
+    return locator_for(target).locate(
+        evidence, markup=markup, min_coverage=min_coverage, kind=kind, page=page
+    )

@@ -1,0 +1,244 @@
+"""One text normalisation for both sides of an alignment, with an offset map.
+
+Gold evidence and parsed units reach docparse in different shapes: PDF text
+layers carry ligatures (``ﬁ``), typographic quotes and dashes, soft hyphens
+and words broken at line ends (``evi-\\ndence``); annotators copy text with
+newlines and odd spacing; twins give LaTeX or HTML. :func:`normalize` maps all
+of them to one comparable form and keeps, for every output character, the
+span of the original string it came from, so that a match found in normalised
+text is reported as a character span of the original unit text.
+
+Markup (LaTeX, HTML) is turned into text by the twin parsers' own converters
+(:func:`docparse.formats.tex.latex_to_text`, :func:`docparse.formats.htm.html_to_text`)
+so that evidence given as markup becomes exactly what the twin parse holds.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from array import array
+from dataclasses import dataclass
+from typing import Literal
+
+from docparse.errors import MissingDependencyError
+
+Markup = Literal["latex", "html"]
+
+__all__ = [
+    "Markup",
+    "NormalizedText",
+    "markup_to_text",
+    "normalize",
+    "normalize_text",
+]
+
+# Quotes, dashes and other look-alikes that NFKC leaves alone but PDF text
+# layers and annotators use interchangeably with their ASCII forms.
+_CHAR_MAP: dict[int, str] = {
+    **dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032\u2035\u00b4\u02bc\u02b9\uff07"), "'"),
+    **dict.fromkeys(map(ord, "\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\uff02"), '"'),
+    **dict.fromkeys(
+        map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d"), "-"
+    ),
+    # Invisible characters: soft hyphen, zero-width space/joiners, word joiner, BOM.
+    **dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), ""),
+}
+
+# Pieces that need more than a copy: whitespace runs, hyphens at line ends
+# (also after whitespace collapse, "evi- dence"), and runs of non-ASCII text
+# (with the ASCII letter before them, so a combining accent composes).
+_SPECIAL = re.compile(
+    r"(?P<hyph>(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*(?:\r\n|\r|\n)\s*(?=[^\W\d_]))"
+    r"|(?P<hyphsp>(?<=[a-z])-[ \t]+(?=[a-z]{2}))"
+    r"|(?P<ws>\s+)"
+    r"|(?P<uni>[A-Za-z]?[^\x00-\x7f]+)"
+)
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _is_punct(ch: str) -> bool:
+    if ch in _ASCII_PUNCT:
+        return True
+    if ch.isascii():
+        return False
+    cat = unicodedata.category(ch)
+    return cat[0] in "PS"
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedText:
+    """Normalised text plus the original span of every character.
+
+    ``starts[i]``/``ends[i]`` delimit the piece of :attr:`original` that
+    produced ``text[i]`` (several output characters can share one piece,
+    as ``fi`` from ``ﬁ``).
+    """
+
+    text: str
+    original: str
+    starts: array[int]
+    ends: array[int]
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """The span of :attr:`original` that produced ``text[start:end]``."""
+        if not self.text:
+            return (0, 0)
+        start = max(0, min(start, len(self.text) - 1))
+        end = max(start + 1, min(end, len(self.text)))
+        return (self.starts[start], self.ends[end - 1])
+
+
+class _Builder:
+    """Collects output characters and their original spans, collapsing whitespace."""
+
+    __slots__ = ("chars", "ends", "fold_case", "fold_punct", "last_space", "starts")
+
+    def __init__(self, fold_case: bool, fold_punct: bool) -> None:
+        self.chars: list[str] = []
+        self.starts: array[int] = array("q")
+        self.ends: array[int] = array("q")
+        self.last_space = True  # true at the start: leading whitespace is dropped
+        self.fold_case = fold_case
+        self.fold_punct = fold_punct
+
+    def plain(self, text: str, offset: int) -> None:
+        """ASCII text without whitespace: copied one to one (the fast path)."""
+        if self.fold_case:
+            text = text.lower()
+        if self.fold_punct and any(c in _ASCII_PUNCT for c in text):
+            for i, ch in enumerate(text):
+                self.piece(ch, offset + i, offset + i + 1)
+            return
+        self.chars.append(text)
+        self.starts.extend(range(offset, offset + len(text)))
+        self.ends.extend(range(offset + 1, offset + len(text) + 1))
+        self.last_space = False
+
+    def space(self, start: int, end: int) -> None:
+        if not self.last_space:
+            self.chars.append(" ")
+            self.starts.append(start)
+            self.ends.append(end)
+            self.last_space = True
+
+    def piece(self, text: str, start: int, end: int) -> None:
+        """Replacement text for original[start:end], character by character."""
+        for ch in text:
+            if ch.isspace() or (self.fold_punct and _is_punct(ch)):
+                self.space(start, end)
+                continue
+            if unicodedata.combining(ch) and self.last_space:
+                # A lone combining mark (no base letter) carries no comparable text.
+                continue
+            if self.fold_case:
+                ch = ch.casefold()
+            self.chars.append(ch)
+            self.starts.extend([start] * len(ch))
+            self.ends.extend([end] * len(ch))
+            self.last_space = False
+
+    def finish(self, original: str) -> NormalizedText:
+        text = "".join(self.chars)
+        starts, ends = self.starts, self.ends
+        if text.endswith(" "):
+            text = text[:-1]
+            starts = starts[:-1]
+            ends = ends[:-1]
+        return NormalizedText(text, original, starts, ends)
+
+
+def _unicode_piece(piece: str) -> str:
+    out = unicodedata.normalize("NFKC", piece).translate(_CHAR_MAP)
+    # NFKC can produce characters the map handles (and vice versa); a second
+    # round makes the result a fixed point, so normalize() is idempotent.
+    for _ in range(3):
+        again = unicodedata.normalize("NFKC", out).translate(_CHAR_MAP)
+        if again == out:
+            break
+        out = again
+    return out
+
+
+def normalize(
+    text: str,
+    *,
+    fold_case: bool = False,
+    fold_punct: bool = False,
+    join_hyphens: bool = True,
+) -> NormalizedText:
+    """Normalise ``text`` and keep the map back to it.
+
+    Steps: Unicode NFKC (which also splits ligatures such as ``ﬁ``/``ﬂ``),
+    typographic quotes to ``'``/``"``, dashes and minus signs to ``-``, soft
+    hyphens and zero-width characters removed, a word broken at a line end
+    (``evi-\\n dence``, and ``evi- dence`` once whitespace was collapsed
+    between two lower-case letters) joined, whitespace collapsed to single
+    spaces and trimmed. ``fold_case`` case-folds; ``fold_punct`` turns
+    punctuation and symbols into spaces (so ``$ 5,123`` and ``$5,123`` both
+    give ``5 123``). The result is a fixed point: normalising it again
+    changes nothing.
+
+    >>> normalize("The ﬁrst “evi-\\ndence” —  here").text
+    'The first "evidence" - here'
+    """
+    b = _Builder(fold_case, fold_punct)
+    pos = 0
+    for m in _SPECIAL.finditer(text):
+        start, end = m.span()
+        if start > pos:
+            b.plain(text[pos:start], pos)
+        kind = m.lastgroup
+        if kind in ("hyph", "hyphsp"):
+            if not join_hyphens:
+                b.piece("-", start, start + 1)
+                b.space(start + 1, end)
+        elif kind == "ws":
+            b.space(start, end)
+        else:
+            b.piece(_unicode_piece(m.group()), start, end)
+        pos = end
+    if pos < len(text):
+        b.plain(text[pos:], pos)
+    return b.finish(text)
+
+
+def normalize_text(
+    text: str, *, fold_case: bool = False, fold_punct: bool = False, join_hyphens: bool = True
+) -> str:
+    """:func:`normalize` without the offset map."""
+    return normalize(
+        text, fold_case=fold_case, fold_punct=fold_punct, join_hyphens=join_hyphens
+    ).text
+
+
+def markup_to_text(text: str, markup: Markup | None) -> str:
+    """Plain text of evidence given as LaTeX or HTML, as the twin parsers see it.
+
+    Uses :func:`docparse.formats.tex.latex_to_text` and
+    :func:`docparse.formats.htm.html_to_text`, so evidence copied from a
+    ``.tex`` or ``.htm`` twin becomes the same text the twin parse holds.
+    ``markup=None`` returns ``text`` unchanged.
+    """
+    if markup is None:
+        return text
+    if markup == "latex":
+        try:
+            from docparse.formats.tex import latex_to_text  # type: ignore[import-not-found,unused-ignore]
+        except ImportError as exc:
+            raise MissingDependencyError(
+                "LaTeX evidence", "docparse.formats.tex (the tex twin parser)"
+            ) from exc
+        return str(latex_to_text(text))
+    if markup == "html":
+        try:
+            from docparse.formats.htm import html_to_text  # type: ignore[import-not-found,unused-ignore]
+        except ImportError as exc:
+            raise MissingDependencyError(
+                "HTML evidence", "docparse.formats.htm (the htm twin parser)"
+            ) from exc
+        return str(html_to_text(text))
+    raise ValueError(f"unknown markup {markup!r}; expected None, 'latex' or 'html'")
