@@ -1068,14 +1068,12 @@ class JatsParser:
             raise CorruptDocumentError(path, f"not well-formed XML: {msg}", cause=exc) from exc
         if root is None:
             raise EmptyDocumentError(path, "no XML element found")
-        art: etree._Element | None = root
-        if _local(root) != "article":
-            # A pmc-articleset (or other wrapper) holding the article.
-            art = next(iter(root.iter("{*}article")), None)
-            if art is None:
-                raise ParseError(
-                    path, f"not a JATS article: the root element is <{_local(root) or root.tag}>"
-                )
+        # A pmc-articleset (or other wrapper) may hold the article.
+        art = root if _local(root) == "article" else next(iter(root.iter("{*}article")), None)
+        if art is None:
+            raise ParseError(
+                path, f"not a JATS article: the root element is <{_local(root) or root.tag}>"
+            )
         flags: set[str] = set()
         entities = _internal_entities(root.getroottree(), flags)
         walker = _Walker(path, config, entities)
