@@ -1,0 +1,79 @@
+"""``docparse draw`` (page overlays) and ``docparse compare`` (backends side by side)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from docparse.cli.parse_cmds import backend_option, config_option, parse_options
+from docparse.errors import DocparseError
+
+
+@click.command("draw")
+@click.argument("pdf", type=click.Path(exists=True, dir_okay=False))
+@backend_option
+@click.option(
+    "--pages", "-p", default=None, metavar="N|A-B", help="Pages to draw (1-based), e.g. 1-3."
+)
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, writable=True),
+    help="Folder for the PNG files (created if missing).",
+)
+@click.option("--zoom", default=1.5, show_default=True, help="Pixels per PDF point.")
+@config_option
+def draw_cmd(
+    pdf: str,
+    backend: str | None,
+    pages: str | None,
+    out_dir: str,
+    zoom: float,
+    options: tuple[str, ...],
+) -> None:
+    """Draw each unit's box, coloured by kind and labelled with its order, on PNG pages."""
+    from docparse.draw import draw_pdf, parse_page_range
+
+    try:
+        window = parse_page_range(pages) if pages else None
+        written = draw_pdf(
+            pdf,
+            out_dir,
+            backend=backend,
+            pages=window,
+            config=parse_options(options) or None,
+            zoom=zoom,
+        )
+    except DocparseError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    for path in written:
+        click.echo(str(path))
+
+
+@click.command("compare")
+@click.argument("pdf", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--backend",
+    "-b",
+    "backends",
+    multiple=True,
+    help="Backend to run (repeatable); all installed PDF backends by default.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def compare_cmd(pdf: str, backends: tuple[str, ...], as_json: bool) -> None:
+    """Run the PDF backends on one PDF and print their figures side by side."""
+    from docparse.compare import compare_backends, render_table
+
+    rows = compare_backends(pdf, list(backends) or None)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+
+    Console().print(render_table(rows, title=pdf))
+
+
+COMMANDS = [draw_cmd, compare_cmd]
