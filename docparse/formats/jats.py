@@ -988,7 +988,7 @@ def _reference(rid: str, cit: etree._Element, walker: _Walker) -> Reference:
             if name:
                 authors.append(name)
     year_text = _first_text(cit, ("year",), walker)
-    m = _YEAR.search(year_text)
+    m = _YEAR.search(year_text or clean_text(walker._plain(cit)))
     year = m.group(1) if m else (year_text or None)
     doi = pmid = None
     for pid in cit.iter("{*}pub-id"):
@@ -1034,7 +1034,14 @@ def _internal_entities(tree: etree._ElementTree, flags: set[str]) -> dict[str, s
     return entities
 
 
-_LIMIT_WORDS = ("amplification", "entity reference loop", "resource_limit", "huge input")
+_LIMIT_WORDS = (
+    "amplification",
+    "entity reference loop",
+    "resource_limit",
+    "huge input",
+    "excessive depth",
+    "huge_tree",
+)
 
 
 class JatsParser:
