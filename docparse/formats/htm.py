@@ -59,6 +59,8 @@ What it does, in order:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import logging
 import re
 from collections.abc import Iterator
@@ -293,6 +295,7 @@ _TOC_LINK = re.compile(
 _PART = re.compile(r"^PART\s+[IVX]+\b", re.I)
 _ITEM = re.compile(r"^ITEM\s+\d{1,2}[A-Z]?\s*[.:\-\u2014\u2013]?(?:\s|$)", re.I)
 _NOTE = re.compile(r"^NOTE\s+\d{1,2}[A-Z]?\b", re.I)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
 _NUMBERISH = re.compile(r"^[\s$€£(\-\u2014\u2013]*[\d.,]+\s*[)%]*\s*$|^[\u2014\u2013\-]+$")
 _BULLET = re.compile(
     r"^(?:[\u2022\u25cf\u25cb\u25e6\u25aa\u25a0\u2023\u2043\u00b7*\-\u2013\u2014o]|\(?\d{1,2}[.)]|\(?[a-z][.)])$"
@@ -328,6 +331,9 @@ def _is_page_break(el: Any) -> bool:
 
 
 def _numeric(cell: str) -> bool:
+    """A number cell (years such as ``2022`` count as labels: they head columns)."""
+    if _YEAR.match(cell):
+        return False
     return bool(cell) and bool(_NUMBERISH.match(cell)) and any(ch.isdigit() for ch in cell)
 
 
@@ -413,11 +419,11 @@ def _span(value: str | None) -> int:
     return max(1, min(n, _MAX_SPAN))
 
 
-def _grid(table: Any) -> tuple[list[list[str]], list[_Cell], list[bool]]:
-    """Expand ``table`` to a grid. Returns the grid, the origin cells and,
-    per row, whether the row is all ``th``."""
+def _grid(table: Any) -> tuple[list[_Cell], list[bool], int]:
+    """Origin cells of ``table`` placed on a grid (``colspan``/``rowspan``
+    honoured), whether each row is all ``th``, and the number of rows."""
     cells: list[_Cell] = []
-    occupied: dict[tuple[int, int], bool] = {}
+    occupied: set[tuple[int, int]] = set()
     th_rows: list[bool] = []
     n_rows = 0
     for r, tr in enumerate(_rows_of(table)):
@@ -430,90 +436,127 @@ def _grid(table: Any) -> tuple[list[list[str]], list[_Cell], list[bool]]:
                 continue
             any_cell = True
             all_th = all_th and td.tag == "th"
-            while occupied.get((r, c)):
+            while (r, c) in occupied:
                 c += 1
             rs, cs = _span(td.get("rowspan")), _span(td.get("colspan"))
             cells.append(_Cell(_cell_text(td), r, c, rs, cs, td.tag == "th"))
             for dr in range(rs):
                 for dc in range(cs):
-                    occupied[(r + dr, c + dc)] = True
+                    occupied.add((r + dr, c + dc))
             c += cs
         th_rows.append(all_th and any_cell)
-    n_cols = max((c.col + c.col_span for c in cells), default=0)
     n_rows = max([n_rows] + [c.row + c.row_span for c in cells])
-    grid = [[""] * n_cols for _ in range(n_rows)]
-    for cell in cells:
-        grid[cell.row][cell.col] = cell.text
     th_rows += [False] * (n_rows - len(th_rows))
-    return grid, cells, th_rows
+    return cells, th_rows, n_rows
 
 
-_LEFT_SYMBOLS = frozenset({"$", "(", "$(", "($", "€", "£", "¥"})
-_RIGHT_SYMBOLS = frozenset({")", "%", ")%", "%)", "pts", "bps"})
+_LEFT_SYMBOLS = frozenset({"$", "(", "$(", "($", "\u20ac", "\u00a3", "\u00a5"})
+_RIGHT_SYMBOLS = frozenset({")", "%", ")%", "%)"})
 
 
-def _merge_symbols(grid: list[list[str]]) -> None:
-    """Merge ``$``/``(`` cells into the number on their right and ``)``/``%``
-    cells into the number on their left, in place."""
-    for row in grid:
-        nonempty = [i for i, v in enumerate(row) if v]
-        for k, i in enumerate(nonempty):
-            v = row[i]
-            if v in _LEFT_SYMBOLS and k + 1 < len(nonempty):
-                j = nonempty[k + 1]
-                if row[j] and (row[j][0].isdigit() or row[j][0] in "(.-\u2014\u2013"):
-                    row[j] = v + row[j]
-                    row[i] = ""
-        nonempty = [i for i, v in enumerate(row) if v]
-        for k, i in enumerate(nonempty):
-            v = row[i]
-            if v in _RIGHT_SYMBOLS and k > 0:
-                j = nonempty[k - 1]
-                if row[j] and (row[j][-1].isdigit() or row[j][-1] in ")%\u2014\u2013-"):
-                    row[j] = row[j] + v
-                    row[i] = ""
+@dataclass(slots=True)
+class _Item:
+    """A non-empty cell in one row: grid columns ``[start, end)``."""
+
+    start: int
+    end: int
+    text: str
+    cell: _Cell | None  # the origin cell (None once merged away)
+    origin_row: bool  # False for rows a rowspan only covers
 
 
-def _column_groups(grid: list[list[str]]) -> list[list[int]]:
-    """Greedy left-to-right grouping of grid columns that never both hold
-    text in one row (EDGAR's spacer/symbol columns)."""
-    n_cols = len(grid[0]) if grid else 0
-    groups: list[list[int]] = []
-    filled: set[int] = set()
-    for c in range(n_cols):
-        rows_here = {r for r, row in enumerate(grid) if row[c]}
-        if groups and not (rows_here & filled):
-            groups[-1].append(c)
-            filled |= rows_here
-        else:
-            groups.append([c])
-            filled = set(rows_here)
-    return groups
+def _merge_symbols(items: list[_Item]) -> list[_Item]:
+    """Merge ``$``/``(`` items into the number on their right and ``)``/``%``
+    items into the number on their left; the merged item covers both."""
+    out: list[_Item] = []
+    pending: _Item | None = None
+    for it in items:
+        if pending is not None:
+            if it.origin_row and (it.text[:1].isdigit() or it.text[:1] in "(.-\u2014\u2013"):
+                it = _Item(pending.start, it.end, pending.text + it.text, it.cell, it.origin_row)
+            else:
+                out.append(pending)
+            pending = None
+        if it.origin_row and it.text in _LEFT_SYMBOLS:
+            pending = it
+            continue
+        prev = out[-1] if out else None
+        if (
+            it.origin_row
+            and it.text in _RIGHT_SYMBOLS
+            and prev is not None
+            and prev.origin_row
+            and (prev.text[-1:].isdigit() or prev.text[-1:] in ")%\u2014\u2013-")
+        ):
+            out[-1] = _Item(prev.start, it.end, prev.text + it.text, prev.cell, True)
+            continue
+        out.append(it)
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+def _boundaries(rows: list[list[_Item]], n_cols: int) -> list[int]:
+    """Column boundaries so that any two items of one row fall in different
+    logical columns, with as few columns as possible.
+
+    Each pair of neighbouring items asks for a boundary in ``[a.end, b.start]``
+    (an interval stabbing problem); the greedy choice of the rightmost point
+    is minimal and puts spacer columns with the logical column on their left.
+    """
+    wants: list[tuple[int, int]] = []
+    for items in rows:
+        for a, b in itertools.pairwise(items):
+            wants.append((min(a.end, b.start), b.start))
+    wants.sort(key=lambda w: w[1])
+    chosen: list[int] = []
+    for lo, hi in wants:
+        if not chosen or chosen[-1] < lo:
+            chosen.append(hi)
+    return sorted(set([0] + [c for c in chosen if 0 < c < n_cols]))
 
 
 def build_table(table_el: Any) -> Table | None:
     """The clean :class:`Table` of a ``<table>`` element, or ``None`` when it
     holds no text at all."""
-    grid, cells, th_rows = _grid(table_el)
-    if not grid or not any(v for row in grid for v in row):
+    cells, th_rows, n_rows = _grid(table_el)
+    if not any(c.text for c in cells):
         return None
-    _merge_symbols(grid)
-    groups = _column_groups(grid)
-    group_of = {c: g for g, cols in enumerate(groups) for c in cols}
-    rows = [[" ".join(row[c] for c in cols if row[c]) for cols in groups] for row in grid]
-    keep_rows = [r for r, row in enumerate(rows) if any(row)]
-    keep_cols = [g for g in range(len(groups)) if any(rows[r][g] for r in keep_rows)]
+    n_cols = max(c.col + c.col_span for c in cells)
+    rows: list[list[_Item]] = [[] for _ in range(n_rows)]
+    for cell in cells:
+        if not cell.text:
+            continue
+        for dr in range(cell.row_span):
+            rows[cell.row + dr].append(
+                _Item(cell.col, cell.col + cell.col_span, cell.text, cell, dr == 0)
+            )
+    rows = [_merge_symbols(sorted(items, key=lambda i: i.start)) for items in rows]
+    bounds = _boundaries(rows, n_cols)
+
+    def group(col: int) -> int:
+        return bisect.bisect_right(bounds, col) - 1
+
+    n_groups = len(bounds)
+    grid = [[""] * n_groups for _ in range(n_rows)]
+    placed: list[tuple[int, _Item]] = []
+    for r, items in enumerate(rows):
+        for it in items:
+            if not it.origin_row:
+                continue
+            g = group(it.start)
+            grid[r][g] = f"{grid[r][g]} {it.text}".strip()
+            placed.append((r, it))
+    keep_rows = [r for r in range(n_rows) if any(grid[r])]
+    keep_cols = [g for g in range(n_groups) if any(grid[r][g] for r in keep_rows)]
     new_row = {r: i for i, r in enumerate(keep_rows)}
     new_col = {g: i for i, g in enumerate(keep_cols)}
-    clean = tuple(tuple(rows[r][g] for g in keep_cols) for r in keep_rows)
+    clean = tuple(tuple(grid[r][g] for g in keep_cols) for r in keep_rows)
     spans: list[CellSpan] = []
-    for cell in cells:
-        if cell.row not in new_row or not grid[cell.row][cell.col]:
-            continue
-        first = group_of[cell.col]
-        last = group_of[min(cell.col + cell.col_span, len(group_of)) - 1]
-        cols = [new_col[g] for g in range(first, last + 1) if g in new_col]
-        rws = [new_row[r] for r in range(cell.row, cell.row + cell.row_span) if r in new_row]
+    for r, it in placed:
+        row_span = it.cell.row_span if it.cell is not None else 1
+        cols = [new_col[g] for g in range(group(it.start), group(it.end - 1) + 1) if g in new_col]
+        rws = [new_row[x] for x in range(r, min(r + row_span, n_rows)) if x in new_row]
         if cols and rws and (len(cols) > 1 or len(rws) > 1):
             spans.append(CellSpan(rws[0], cols[0], len(rws), len(cols)))
     n_header = 0
@@ -526,8 +569,8 @@ def build_table(table_el: Any) -> Table | None:
         numeric_rows = [i for i, row in enumerate(clean) if any(_numeric(c) for c in row[1:])]
         if numeric_rows and 0 < numeric_rows[0] <= 5:
             n_header = numeric_rows[0]
-    if n_header >= len(clean):
-        n_header = 0 if len(clean) > 1 else n_header
+    if n_header >= len(clean) and len(clean) > 1:
+        n_header = 0
     return Table(rows=clean, n_header_rows=n_header, spans=tuple(spans))
 
 
@@ -687,7 +730,7 @@ class _Walker:
         tab = build_table(el)
         if tab is None:
             return
-        raw = _raw_of(el)
+        raw = _raw_of(el, None)
         cells = tab.cells()
         if self.config.layout_tables_as_text:
             if len(cells) <= 1 or tab.n_rows == 1:
@@ -736,13 +779,14 @@ def _has_text(el: Any) -> bool:
     return bool("".join(el.itertext()).strip())
 
 
-def _raw_of(el: Any) -> str:
+def _raw_of(el: Any, limit: int | None = 100_000) -> str:
     try:
         raw = str(lxml.html.tostring(el, encoding="unicode", with_tail=False))
     except (lxml.etree.LxmlError, ValueError):
         return ""
-    # Provenance, not storage: cap huge spans (a whole-document wrapper div).
-    return raw if len(raw) <= 20000 else raw[:20000]
+    # Provenance, not storage: cap huge text spans; tables keep their whole
+    # markup so that html_to_text(unit.raw) gives the unit text back.
+    return raw if limit is None or len(raw) <= limit else raw[:limit]
 
 
 def _inline(el: Any, run: _Run, emph: bool, link: str | None, *, in_cell: bool = False) -> None:
