@@ -484,6 +484,18 @@ _DROP_MACROS = frozenset(
         "cellcolor",
         "columncolor",
         "tnote",
+        "authornotemark",
+        "figsetplot",
+        "figsetnum",
+        "figsetgrpnum",
+        "figsetgrptitle",
+        "figsetstart",
+        "figsetend",
+        "figsetgrpstart",
+        "figsetgrpend",
+        "Description",
+        "abovestrut",
+        "belowstrut",
         "epigraph",
         "index",
         "glossary",
@@ -772,6 +784,15 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "bibliographystyle": "{",
         "printbibliography": "[",
         "tnote": "{",
+        "collaboration": "{{",
+        "authornotemark": "[",
+        "figsetplot": "{",
+        "figsetnum": "{",
+        "figsetgrpnum": "{",
+        "figsetgrptitle": "{",
+        "Description": "[{",
+        "abovestrut": "{",
+        "belowstrut": "{",
         "epigraph": "{{",
         "index": "{",
         "markboth": "{{",
@@ -1538,7 +1559,7 @@ class _Converter:
         self._emit(
             UnitDraft(
                 kind="code",
-                text=content,
+                text=_literal(content),
                 raw=_node_verbatim(node),
                 section=self._section_path(),
             )
@@ -1807,20 +1828,37 @@ class _Converter:
             if i + 1 < len(nodes) and isinstance(nodes[i + 1], lw.LatexMacroNode):
                 nxt = nodes[i + 1]
                 self._raw(_node_verbatim(nxt))
-                self._text("\\" + str(nxt.macroname))
+                self._text(_literal("\\" + str(nxt.macroname)))
+                # only the command is stringified; its "arguments" are typeset
                 saved, self.raw_on = self.raw_on, False
-                for arg in _args(nxt):
-                    if arg is not None:
-                        self.walk([arg])
+                for k, arg in enumerate(_args(nxt)):
+                    if arg is None:
+                        continue
+                    optional = k < len(_argspec(nxt)) and _argspec(nxt)[k] == "["
+                    if optional:
+                        self._text("[")
+                    self.walk([arg])
+                    if optional:
+                        self._text("]")
                 self.raw_on = saved
                 return i + 2
+            if i + 1 < len(nodes) and isinstance(nodes[i + 1], lw.LatexCharsNode):
+                chars = str(nodes[i + 1].chars)
+                if chars.startswith("\\"):
+                    # pylatexenc reads "\string\begin" as text "\begin"
+                    self._raw(chars)
+                    self._text(_literal("\\"))
+                    self._chars(chars[1:])
+                    return i + 2
             return i + 1
+        if name == "char":
+            return self._char(nodes, i)
         if name == "verb":
             self._raw(verbatim)
             args = _args(node)
             if args and args[0] is not None:
                 arg = args[0]
-                self._text(str(arg.chars) if isinstance(arg, lw.LatexCharsNode) else "")
+                self._text(_literal(str(arg.chars)) if isinstance(arg, lw.LatexCharsNode) else "")
             return i + 1
         if name == "ensuremath":
             self._raw(verbatim)
@@ -1832,7 +1870,7 @@ class _Converter:
             self.walk([a for a in [_last_mandatory(node)] if a is not None])
             self.raw_on = saved
             return i + 1
-        if name in ("textcolor", "colorbox"):
+        if name in ("textcolor", "colorbox", "collaboration"):
             self._raw(verbatim)
             saved, self.raw_on = self.raw_on, False
             self.walk([a for a in [_last_mandatory(node)] if a is not None])
@@ -1845,7 +1883,7 @@ class _Converter:
             return i + 1
         if name in _SYMBOLS:
             self._raw(verbatim)
-            self._text(_SYMBOLS[name])
+            self._text(_literal(_SYMBOLS[name]))
             return i + 1
         self._raw(verbatim)
         spec = _l2t_symbols().get_macro_spec(name)
@@ -1858,11 +1896,44 @@ class _Converter:
             return i + 1
         # unknown or text-wrapping macro: its mandatory arguments are its text
         saved, self.raw_on = self.raw_on, False
-        for arg in _mandatory(node):
-            if arg is not None:
-                self.walk([arg])
+        for k, arg in enumerate(a for a in _mandatory(node) if a is not None):
+            if k:
+                self._text(" ")
+            self.walk([arg])
         self.raw_on = saved
         return i + 1
+
+    def _char(self, nodes: list[lw.LatexNode], i: int) -> int:
+        """``\\char'134``, ``\\char"5C``, ``\\char92``, ``\\char`\\x``: one character."""
+        self._raw(_node_verbatim(nodes[i]))
+        if i + 1 >= len(nodes) or not isinstance(nodes[i + 1], lw.LatexCharsNode):
+            return i + 1
+        chars = str(nodes[i + 1].chars)
+        self._raw(chars)
+        m = re.match(r"\s*(?:'([0-7]+)|\"([0-9A-Fa-f]+)|(\d+))", chars)
+        if m:
+            code = (
+                int(m.group(1), 8)
+                if m.group(1)
+                else int(m.group(2) or m.group(3), 16 if m.group(2) else 10)
+            )
+            if 0 < code < 0x110000:
+                self._text(_literal(chr(code)))
+            self._chars(chars[m.end() :])
+            return i + 2
+        if chars.lstrip().startswith("`"):
+            rest = chars.lstrip()[1:]
+            if rest:
+                self._text(rest[0])
+                self._chars(rest[1:])
+                return i + 2
+            if i + 2 < len(nodes) and isinstance(nodes[i + 2], lw.LatexMacroNode):
+                mac = str(nodes[i + 2].macroname)
+                self._raw(_node_verbatim(nodes[i + 2]))
+                self._text(_literal("\\") if mac == "\\" else mac[:1])
+                return i + 3
+        self._chars(chars)
+        return i + 2
 
     def _footnote(self, node: lw.LatexMacroNode) -> None:
         arg = _last_mandatory(node)
@@ -2015,6 +2086,17 @@ _STRUCTURAL = frozenset(
 )
 
 
+#: What a backslash printed as text (``\\verb``, ``\\string``, ``\\char``,
+#: ``\\textbackslash``, verbatim blocks) becomes. A plain backslash, as in the
+#: PDF; checkers may set another character to tell printed backslashes apart
+#: from leaked markup.
+LITERAL_BACKSLASH = "\\"
+
+
+def _literal(text: str) -> str:
+    return text.replace("\\", LITERAL_BACKSLASH) if LITERAL_BACKSLASH != "\\" else text
+
+
 def _substitute(body: str, args: list[str]) -> str:
     def repl(m: re.Match[str]) -> str:
         k = int(m.group(1)) - 1
@@ -2097,7 +2179,11 @@ class _TableParser:
             self._cells(list(node.nodelist))
             self._end_row(force=False)
         rows = [r for k, r in enumerate(self.rows) if not self._dropped(k)]
-        grid, spans = _grid(rows)
+        columns: list[str] | None = None
+        if self.env in _DELUXE:
+            spec = _args(node)[:1]
+            columns = _aastex_columns(_group_body(spec[0]) if spec else "")
+        grid, spans = _grid(rows, columns)
         n_header = self.header_rows
         if n_header is None:
             n_header = 0
@@ -2289,24 +2375,91 @@ def _int(s: str) -> int:
     return int(m.group(0)) if m else 1
 
 
+def _aastex_columns(spec: str) -> list[str]:
+    """Column letters of an AASTeX deluxetable preamble, one per source column.
+
+    ``D`` (decimal-aligned) is one source column but two typeset columns, so a
+    header ``\\multicolumn2c`` over it spans one; ``h`` columns are hidden in
+    the PDF; ``B`` only marks where a splitdeluxetable breaks.
+    """
+    out: list[str] = []
+    k = 0
+    while k < len(spec):
+        ch = spec[k]
+        k += 1
+        if ch in "@!><":
+            k = _skip_group(spec, k)
+        elif ch.isalpha() and ch != "B":
+            if k < len(spec) and spec[k] == "{":
+                # p{width}, dcolumn's D{.}{.}{3}: one ordinary column
+                while k < len(spec) and spec[k] == "{":
+                    k = _skip_group(spec, k)
+                out.append("l")
+            else:
+                out.append(ch)
+    return out
+
+
+def _skip_group(spec: str, k: int) -> int:
+    while k < len(spec) and spec[k].isspace():
+        k += 1
+    if k >= len(spec) or spec[k] != "{":
+        return k
+    depth = 0
+    while k < len(spec):
+        if spec[k] == "{":
+            depth += 1
+        elif spec[k] == "}":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return k
+
+
 def _grid(
     rows: list[list[tuple[str, int, int]]],
+    columns: list[str] | None = None,
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[CellSpan, ...]]:
-    """Lay cells with spans onto a rectangular grid."""
+    """Lay cells with spans onto a rectangular grid.
+
+    With AASTeX ``columns``, spans counted in typeset columns are converted
+    to source columns and hidden (``h``) columns are removed.
+    """
+    widths = [2 if c == "D" else 1 for c in columns] if columns else []
     out: list[list[str]] = []
-    spans: list[CellSpan] = []
+    placed: list[tuple[int, int, int, int]] = []
     for r, row in enumerate(rows):
         cells: list[str] = []
         for text, col_span, row_span in row:
             c = len(cells)
+            if widths and col_span > 1:
+                covered = acc = 0
+                while acc < col_span and c + covered < len(widths):
+                    acc += widths[c + covered]
+                    covered += 1
+                col_span = max(1, covered)
             cells.append(text)
             cells.extend([""] * (col_span - 1))
             if col_span > 1 or row_span > 1:
-                spans.append(CellSpan(r, c, min(row_span, len(rows) - r), col_span))
+                placed.append((r, c, min(row_span, len(rows) - r), col_span))
         out.append(cells)
+    hidden = {k for k, c in enumerate(columns or []) if c == "h"}
+    if hidden:
+        out = [[cell for k, cell in enumerate(row) if k not in hidden] for row in out]
+        moved = []
+        for r, c, rs, cs in placed:
+            if c in hidden:
+                continue
+            new_c = c - sum(1 for h in hidden if h < c)
+            new_cs = cs - sum(1 for h in hidden if c <= h < c + cs)
+            if rs > 1 or new_cs > 1:
+                moved.append((r, new_c, rs, new_cs))
+        placed = moved
     width = max((len(r) for r in out), default=0)
     grid = tuple(tuple(r + [""] * (width - len(r))) for r in out)
-    return grid, tuple(spans)
+    spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in placed)
+    return grid, spans
 
 
 # ---------------------------------------------------------------------------
