@@ -449,8 +449,10 @@ class S2orcParser:
             for rid in floats_after.get(i, []):
                 self._float(builder, rid, ref_entries[rid], section)
 
-        for rid in sorted(set(ref_entries) - set(first_ref), key=_natural):
-            self._float(builder, rid, ref_entries[rid], path_now)
+        # Floats nobody refers to follow the body, in source order.
+        for rid, entry in ref_entries.items():
+            if rid not in first_ref:
+                self._float(builder, rid, entry, path_now)
 
         back_sections = _Sections()
         path_now = ()
@@ -519,6 +521,9 @@ class S2orcParser:
             return candidates[0]  # type: ignore[no-any-return]
         if isinstance(data.get("body_text"), list):
             return data
+        if "body_text" in data:
+            kind = type(data["body_text"]).__name__
+            raise _fail(path, f"body_text is a {kind}, not a list of paragraphs")
         keys = ", ".join(sorted(map(str, data))[:12]) or "none"
         raise _fail(
             path,
@@ -603,9 +608,3 @@ class S2orcParser:
             ci = builder.add("caption", caption, _str(entry.get("text")), section)
             builder.drafts[ti].related.append(ci)
             builder.drafts[ci].related.append(ti)
-
-
-def _natural(key: str) -> tuple[str, int]:
-    """Sort TABREF2 before TABREF10."""
-    m = re.match(r"^(.*?)(\d+)$", key)
-    return (m.group(1), int(m.group(2))) if m else (key, -1)
