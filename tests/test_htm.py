@@ -164,7 +164,9 @@ def test_amd_excerpt_tables_agree_with_edgar_crawler(amd: Document, fixtures_dir
 
 def _wrapped(fixtures_dir: Path) -> str:
     html = (fixtures_dir / EXCERPT).read_text("utf-8")
-    exhibit = "<html><body><p>Subsidiaries of the registrant: ATI Technologies ULC</p></body></html>"
+    exhibit = (
+        "<html><body><p>Subsidiaries of the registrant: ATI Technologies ULC</p></body></html>"
+    )
     return (
         "<SEC-DOCUMENT>0000002488-23-000047.txt\n<SEC-HEADER>\n"
         "COMPANY CONFORMED NAME:\t\t\tADVANCED MICRO DEVICES INC\n</SEC-HEADER>\n"
@@ -314,7 +316,9 @@ def test_empty_file(tmp_path: Path) -> None:
 
 def test_deeply_nested_html(tmp_path: Path) -> None:
     n = 100_000
-    path = write(tmp_path, "<html><body>" + "<div>" * n + "deep text" + "</div>" * n + "</body></html>")
+    path = write(
+        tmp_path, "<html><body>" + "<div>" * n + "deep text" + "</div>" * n + "</body></html>"
+    )
     try:
         doc = HtmParser().parse(path)
     except DocparseError:
@@ -337,9 +341,10 @@ def test_binary_garbage(tmp_path: Path) -> None:
     path = tmp_path / "g.htm"
     path.write_bytes(b"<html>\x00\xff\xfe\x00garbage" * 100)
     try:
-        HtmParser().parse(path)
+        doc = HtmParser().parse(path)
     except DocparseError:
-        pass
+        return
+    check_invariants(doc)
 
 
 # --- properties -------------------------------------------------------------

@@ -4,9 +4,10 @@ Rules:
 
 * **Encoding** by :func:`~docparse.formats._encoding.decode_bytes`: BOM,
   strict UTF-8, then charset-normalizer (cp1252, latin-1, ...).
-* **Delimiter**: tab for ``.tsv``; otherwise :class:`csv.Sniffer` on the
-  first 64 KB restricted to ``, ; \\t |``, falling back to the candidate that
-  gives the most rows with the same (> 1) field count, then ``,``.
+* **Delimiter**: tab for ``.tsv``; otherwise the candidate of ``, ; \\t |``
+  whose records (first 64 KB) most consistently share one field count,
+  a wider table breaking ties; :class:`csv.Sniffer` when none is consistent,
+  then ``,`` (see :func:`sniff_delimiter`).
 * **Tables**: a file may hold several tables separated by blank lines (the
   edgar-crawler table dumps do); each block is one table unit. A blank line
   inside a quoted cell does not split (the split follows the csv reader's
@@ -67,30 +68,42 @@ def _is_numeric(cell: str) -> bool:
 
 
 def sniff_delimiter(sample: str, suffix: str = "") -> str:
-    """The delimiter of CSV text ``sample``."""
+    """The delimiter of CSV text ``sample``.
+
+    Each candidate (``, ; \\t |``) splits the first records with the csv
+    module (so quoted delimiters do not count); the candidate whose records
+    most consistently share one field count wins, a wider table breaking
+    ties (``Doe, John;Sales;Rome`` is three ``;`` fields, not two ``,``
+    fields). :class:`csv.Sniffer` decides when no candidate is consistent.
+    """
     if suffix.lower() == ".tsv":
         return "\t"
     sample = sample[:65536]
+    scored: list[tuple[bool, int, float, int, str]] = []
+    for priority, cand in enumerate(reversed(_CANDIDATES)):
+        try:
+            rows = [r for r in csv.reader(io.StringIO(sample), delimiter=cand) if r][:300]
+        except csv.Error:
+            continue
+        if len(rows) > 1:
+            rows = rows[:-1]  # the sample may cut the last record
+        widths = [len(r) for r in rows]
+        if not widths:
+            continue
+        mode = max(set(widths), key=lambda w: (widths.count(w), w))
+        consistency = widths.count(mode) / len(widths)
+        good = mode > 1 and consistency >= 0.8
+        scored.append((good, mode if good else 0, consistency, priority, cand))
+    best = max(scored, default=None)
+    if best is not None and best[0]:
+        return best[4]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=_CANDIDATES)
         if dialect.delimiter in _CANDIDATES:
             return dialect.delimiter
     except csv.Error:
         pass
-    best, best_score = ",", 0
-    for cand in _CANDIDATES:
-        try:
-            rows = list(csv.reader(io.StringIO(sample), delimiter=cand))[:200]
-        except csv.Error:
-            continue
-        widths = [len(r) for r in rows if r]
-        if not widths:
-            continue
-        mode = max(set(widths), key=widths.count)
-        score = widths.count(mode) if mode > 1 else 0
-        if score > best_score:
-            best, best_score = cand, score
-    return best
+    return ","
 
 
 def _records(text: str, delimiter: str) -> list[tuple[list[str] | None, int, int]]:
