@@ -15,6 +15,10 @@ from align.normalize import NormalizedText as NormalizedText
 from align.normalize import markup_to_text as markup_to_text
 from align.normalize import normalize as normalize
 from align.normalize import normalize_text as normalize_text
+from align.project import Projection as Projection
+from align.project import ProjectionConfig as ProjectionConfig
+from align.project import UnitProjection as UnitProjection
+from align.project import project as project
 from align.readers import Evidence as Evidence
 from align.readers import QARecord as QARecord
 from align.readers import read_qa as read_qa

@@ -22,15 +22,19 @@ from dataclasses import dataclass, field
 from apted import APTED, Config
 from rapidfuzz.distance import Levenshtein
 
-from align.metrics.text import normalize
+from align.normalize import normalize_text
 from docparse.model import Table
 
 Rows = Sequence[Sequence[str]]
 
 
 def normalize_cell(text: str) -> str:
-    """The form in which two cells are compared: the shared normalisation, case-folded."""
-    return normalize(text)
+    """The form in which two cells are compared.
+
+    The shared :func:`align.normalize.normalize_text` with case and punctuation
+    folded, so ``$ 5,123`` and ``$5,123`` (a PDF's spacing) are the same cell.
+    """
+    return normalize_text(text, fold_case=True, fold_punct=True)
 
 
 def _rows_of(table: Table | Rows) -> Rows:

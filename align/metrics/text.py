@@ -8,13 +8,6 @@ from collections.abc import Hashable, Iterable, Sequence
 from rapidfuzz.distance import Levenshtein
 
 
-def normalize(text: str) -> str:
-    """The comparison form of a text (temporary until align.normalize lands)."""
-    import unicodedata
-
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def ned(pairs: Iterable[tuple[str, str]]) -> float:
     """Corpus-level normalised edit distance: sum of edits over sum of lengths.
 
