@@ -121,13 +121,26 @@ def check_invariants(doc: Document) -> None:
     assert start == total
 
 
+def own_text(el: Any) -> str:
+    """Text of ``el`` without the floats, lists and notes it anchors."""
+    parts = [el.text or ""]
+    for child in el:
+        if child.tag not in NOT_PARAGRAPH and child.tag not in ("table-wrap-group", "fig-group"):
+            parts.append(own_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
 def body_paragraph_count(path: Path) -> int:
-    """``//body//p`` minus the ``p`` inside floats, lists, notes and quotes."""
+    """``//body//p`` minus the ``p`` inside floats, lists, notes and quotes,
+    and minus ``p`` that only wrap a float (``<p><fig>...</fig></p>``)."""
     root = etree.parse(str(path), safe_xml_parser()).getroot()
     n = 0
     for body in root.iter("body"):
         for p in body.iter("p"):
-            if not any(a.tag in NOT_PARAGRAPH for a in p.iterancestors()):
+            if any(a.tag in NOT_PARAGRAPH for a in p.iterancestors()):
+                continue
+            if own_text(p).strip():
                 n += 1
     return n
 
@@ -407,6 +420,84 @@ def test_structured_abstract_and_floats_group(tmp_path: Path) -> None:
     ]
 
 
+ELIFE_LIKE = """<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving DTD v1.1//EN"
+ "JATS-archivearticle1.dtd">
+<article xmlns:xlink="http://www.w3.org/1999/xlink"
+ xmlns:mml="http://www.w3.org/1998/Math/MathML">
+<front><article-meta><title-group><article-title>Main &amp; <italic>title</italic>
+</article-title></title-group><abstract><p>Abs one.</p></abstract>
+<abstract abstract-type="executive-summary"><title>eLife digest</title><p>Digest p.</p>
+</abstract></article-meta></front>
+<body><p>Lead paragraph.</p><sec id="s1"><title>Results</title>
+<p><fig id="fig1"><label>Figure 1.</label><caption><title>Fig title.</title><p>Fig text.</p>
+</caption><graphic xlink:href="x"/></fig></p>
+<p>Text citing <xref ref-type="fig" rid="fig1">Figure 1</xref>, with a table <table-wrap id="t1">
+<label>Table 1.</label><caption><p>Cap.</p></caption><alternatives><graphic xlink:href="t"/>
+<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody>
+</table></alternatives></table-wrap> inside.</p>
+<p>Formula <disp-formula id="e1"><alternatives><mml:math><mml:mi>x</mml:mi><mml:mo>=</mml:mo>
+<mml:mn>1</mml:mn></mml:math><tex-math>x=1</tex-math></alternatives></disp-formula> inline.</p>
+<fig-group><fig id="f2"><label>Figure 2</label><caption><p>Two.</p></caption></fig>
+<fig id="f3"><label>Figure 3</label><caption><p>Three.</p></caption></fig></fig-group>
+<table-wrap-group><table-wrap id="t2"><label>Table 2</label><table><tr><td>q</td></tr></table>
+</table-wrap><table-wrap id="t3"><table><tr><td>r</td></tr></table></table-wrap>
+</table-wrap-group><disp-quote><p>Quoted.</p></disp-quote>
+<def-list><def-item><term>TERM</term><def><p>Definition.</p></def></def-item></def-list>
+</sec></body>
+<back><sec><title>Additional information</title><fn-group><title>Competing interests</title>
+<fn id="conf1"><p>None.</p></fn></fn-group></sec>
+<app-group><app id="app1"><title>Appendix 1</title><p>App text.</p></app></app-group>
+<ref-list><ref id="bib1"><element-citation><person-group person-group-type="author"><name>
+<surname>A</surname><given-names>B</given-names></name><collab>Consortium</collab></person-group>
+<year>2001a</year><article-title>X</article-title></element-citation></ref></ref-list></back>
+<sub-article article-type="decision-letter"><front-stub><title-group><article-title>Decision
+letter</article-title></title-group></front-stub><body><p>Thank you.</p></body></sub-article>
+</article>"""
+
+
+def test_floats_in_paragraphs_groups_and_sub_articles(tmp_path: Path) -> None:
+    path = tmp_path / "elife.nxml"
+    path.write_text(ELIFE_LIKE, encoding="utf-8")
+    doc = parse(path)
+    got = [(u.kind, u.section, u.text) for u in doc.units]
+    assert got == [
+        ("title", (), "Main & title"),
+        ("abstract", ("Abstract",), "Abs one."),
+        ("heading", ("eLife digest",), "eLife digest"),
+        ("abstract", ("eLife digest",), "Digest p."),
+        ("paragraph", (), "Lead paragraph."),
+        ("heading", ("Results",), "Results"),
+        ("caption", ("Results",), "Figure 1. Fig title. Fig text."),
+        ("paragraph", ("Results",), "Text citing Figure 1, with a table inside."),
+        ("table", ("Results",), "a b 1 2"),
+        ("caption", ("Results",), "Table 1. Cap."),
+        ("paragraph", ("Results",), "Formula x = 1 inline."),
+        ("caption", ("Results",), "Figure 2 Two."),
+        ("caption", ("Results",), "Figure 3 Three."),
+        ("table", ("Results",), "q"),
+        ("caption", ("Results",), "Table 2"),
+        ("table", ("Results",), "r"),
+        ("quote", ("Results",), "Quoted."),
+        ("list_item", ("Results",), "TERM Definition."),
+        ("heading", ("Additional information",), "Additional information"),
+        (
+            "heading",
+            ("Additional information", "Competing interests"),
+            "Competing interests",
+        ),
+        ("footnote", ("Additional information", "Competing interests"), "None."),
+        ("heading", ("Appendix 1",), "Appendix 1"),
+        ("paragraph", ("Appendix 1",), "App text."),
+        ("heading", ("Decision letter",), "Decision letter"),
+        ("paragraph", ("Decision letter",), "Thank you."),
+    ]
+    assert doc.references[0].authors == ("A B", "Consortium")
+    assert doc.references[0].year == "2001"
+    m = count_measures(doc, path)
+    assert m["table_units"] == m["table_wrap"] == 3
+    assert m["body_paragraph_units"] == m["body_p"] == 4
+
+
 def test_image_only_table_wrap_still_counts(tmp_path: Path) -> None:
     body = (
         "<table-wrap id='T1'><label>Table 1</label><caption><p>Img.</p></caption>"
@@ -519,7 +610,9 @@ def test_internal_entities_expand_within_budget(tmp_path: Path) -> None:
         (b"<html><body>hi</body></html>", ParseError),
     ],
 )
-def test_bad_input_raises_typed_errors(tmp_path: Path, content: bytes, error: type) -> None:
+def test_bad_input_raises_typed_errors(
+    tmp_path: Path, content: bytes, error: type[DocparseError]
+) -> None:
     path = tmp_path / "bad.nxml"
     path.write_bytes(content)
     with pytest.raises(error) as info:

@@ -956,7 +956,7 @@ def _first_text(cit: etree._Element, names: Sequence[str], walker: _Walker) -> s
     return ""
 
 
-_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _DOI = re.compile(r"\b10\.\d{4,9}/\S+")
 
 
