@@ -49,11 +49,13 @@ def compare_backends(
         start = time.perf_counter()
         try:
             doc = parse(path, format="pdf", backend=name, config=options)
-        except DocparseError as exc:
+        except (DocparseError, ImportError) as exc:
+            # ImportError: a backend module that cannot be imported at all.
+            message = exc.message if isinstance(exc, DocparseError) else str(exc)
             rows.append(
                 {
                     "backend": name,
-                    "error": f"{type(exc).__name__}: {exc.message}",
+                    "error": f"{type(exc).__name__}: {message}",
                     "seconds": round(time.perf_counter() - start, 3),
                 }
             )
