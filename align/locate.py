@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from align.normalize import Markup, NormalizedText, markup_to_text, normalize
@@ -135,7 +136,15 @@ class _Found:
     exact: bool = False
 
     def matched(self) -> int:
-        return sum(b.ev_end - b.ev_start for b in self.blocks)
+        """Evidence characters covered (overlapping blocks counted once)."""
+        total = 0
+        reach = 0
+        for b in sorted(self.blocks, key=lambda b: b.ev_start):
+            lo = max(b.ev_start, reach)
+            if b.ev_end > lo:
+                total += b.ev_end - lo
+            reach = max(reach, b.ev_end)
+        return total
 
 
 # Words that say nothing about where a FinQA-style row sits.
@@ -153,7 +162,7 @@ _MAX_GRAMS = 48
 
 
 def _norm(text: str) -> NormalizedText:
-    return normalize(text, fold_case=True, fold_punct=True)
+    return normalize(text, fold_case=True, fold_punct=True, math=True)
 
 
 def _items_of(target: Document | Sequence[Any]) -> list[_Item]:
@@ -220,6 +229,7 @@ class Locator:
         self.unigrams: dict[str, list[int]] = {}
         for i, w in enumerate(words):
             self.unigrams.setdefault(w, []).append(i)
+        self._dense = [n.text.replace(" ", "") for n in self._norms]
         self._table_items: list[int] | None = None
         self._tokens: list[frozenset[str]] | None = None
 
@@ -259,6 +269,8 @@ class Locator:
         found = self._exact(ev, page)
         if found is None:
             found = self._fuzzy(ev, page, min_coverage)
+            if found.matched() < min_coverage * len(ev) and len(ev) >= 150:
+                self._mosaic(ev, found, page)
         return self._to_match(found, ev, min_coverage)
 
     def _exact(self, ev: str, page: int | None) -> _Found | None:
@@ -404,16 +416,79 @@ class Locator:
         found.blocks.sort(key=lambda b: b.ev_start)
         return found
 
+    def _mosaic(self, ev: str, found: _Found, page: int | None) -> None:
+        """Order-free pass for long evidence: the units that occur inside it.
+
+        A table copied from a PDF viewer runs row by row while a parse may
+        give the label column, then the value column, or glue a cell's words
+        together; a page of evidence may hold its blocks in another order.
+        Every unit found (>= 90 % similar, spaces ignored) inside the evidence
+        covers that part of it; the densest run of such units (within about
+        twice the evidence's length of document text) is the match, if it
+        explains more of the evidence than the ordered alignment did.
+        """
+        keep, flat = _dense(ev)
+        hits: list[tuple[int, int, int]] = []  # (item, ev start, ev end)
+        for i, unit in enumerate(self._dense):
+            if len(unit) < 6:
+                continue
+            al = fuzz.partial_ratio_alignment(unit, flat, score_cutoff=90)
+            if al is None or al.dest_end <= al.dest_start:
+                continue
+            if len(unit) > len(flat) and al.dest_end - al.dest_start < 0.9 * len(flat):
+                continue
+            hits.append((i, keep[al.dest_start], keep[al.dest_end - 1] + 1))
+        if not hits:
+            return
+        reach = 2 * len(ev) + 200
+        best: tuple[int, int, int, int] | None = None  # (covered, on page, lo, hi)
+        lo = 0
+        for hi in range(len(hits)):
+            while self._item_starts[hits[hi][0]] - self._item_starts[hits[lo][0]] > reach:
+                lo += 1
+            covered = _union(sorted((h[1], h[2]) for h in hits[lo : hi + 1]))
+            on_page = int(page is not None and page in self.items[hits[lo][0]].pages)
+            key = (covered, on_page, -lo, hi)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        assert best is not None
+        covered, _, neg_lo, hi = best
+        if covered <= found.matched():
+            return
+        chosen = hits[-neg_lo : hi + 1]
+        start = self._item_starts[chosen[0][0]]
+        end = self._item_starts[chosen[-1][0]] + len(self._norms[chosen[-1][0]].text)
+        blocks = [b for b in found.blocks if b.start >= start and b.end <= end]
+        for i, e0, e1 in chosen:
+            s0 = self._item_starts[i]
+            blocks.append(_Hit(e0, e1, s0, s0 + len(self._norms[i].text)))
+        found.blocks = blocks
+
     def _align(self, seg: str, first: int, end: int) -> list[_Hit]:
+        """LCS blocks of ``seg`` in the window of words ``first:end``.
+
+        Spaces are left out on both sides: PDF table cells often lose the
+        spaces between their words (``costofsales``), and a space says nothing
+        about whether the evidence's text is there.
+        """
         w_start = self.word_starts[first]
-        w_end = self.word_ends[end - 1]
-        window = self.concat[w_start:w_end]
-        ops = Indel.opcodes(seg, window)
-        blocks = [
-            _Hit(o.src_start, o.src_end, w_start + o.dest_start, w_start + o.dest_end)
-            for o in ops
-            if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or len(seg) < 8)
-        ]
+        window = self.concat[w_start : self.word_ends[end - 1]]
+        seg_keep, seg_dense = _dense(seg)
+        win_keep, win_dense = _dense(window)
+        ops = Indel.opcodes(seg_dense, win_dense)
+        short = len(seg_dense) < 8
+        blocks = []
+        for o in ops:
+            if o.tag != "equal" or (o.src_end - o.src_start < _MIN_BLOCK and not short):
+                continue
+            blocks.append(
+                _Hit(
+                    seg_keep[o.src_start],
+                    seg_keep[o.src_end - 1] + 1,
+                    w_start + win_keep[o.dest_start],
+                    w_start + win_keep[o.dest_end - 1] + 1,
+                )
+            )
         return blocks
 
     # -- tables -----------------------------------------------------------------
@@ -545,7 +620,13 @@ class Locator:
         if not found.blocks:
             return MISSING
         matched = min(found.matched(), len(ev))
-        coverage = matched / len(ev)
+        # Coverage counts the evidence's non-space characters inside matched blocks.
+        mask = bytearray(len(ev))
+        for b in found.blocks:
+            mask[b.ev_start : b.ev_end] = b"\x01" * (b.ev_end - b.ev_start)
+        n_dense = len(ev) - ev.count(" ")
+        got = sum(1 for ch, m in zip(ev, mask, strict=True) if m and ch != " ")
+        coverage = got / n_dense if n_dense else 0.0
         per_item: dict[int, list[int]] = {}
         chars: dict[int, int] = {}
         for b in found.blocks:
@@ -586,6 +667,23 @@ class Locator:
         return Match(status, ids, spans, coverage, min(1.0, score), pages, main_page)
 
 
+def _dense(text: str) -> tuple[list[int], str]:
+    """``text`` without spaces, and the position in ``text`` of each kept character."""
+    return [i for i, ch in enumerate(text) if ch != " "], text.replace(" ", "")
+
+
+def _union(spans: list[tuple[int, int]]) -> int:
+    """Total length of sorted, possibly overlapping spans."""
+    total = 0
+    reach = 0
+    for a, b in spans:
+        a = max(a, reach)
+        if b > a:
+            total += b - a
+        reach = max(reach, b)
+    return total
+
+
 def _gaps(blocks: list[_Hit], start: int, end: int) -> list[tuple[int, int]]:
     out = []
     pos = start
@@ -599,16 +697,18 @@ def _gaps(blocks: list[_Hit], start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _coverage(ev: str, text: str) -> float:
-    """Share of ``ev`` found in order in ``text`` (LCS blocks of 4+ characters)."""
-    if not ev:
+    """Share of the non-space characters of ``ev`` found in order in ``text`` (LCS blocks)."""
+    ev_dense = ev.replace(" ", "")
+    if not ev_dense:
         return 0.0
-    ops = Indel.opcodes(ev, text)
+    ops = Indel.opcodes(ev_dense, text.replace(" ", ""))
+    short = len(ev_dense) < 8
     got = sum(
         o.src_end - o.src_start
         for o in ops
-        if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or len(ev) < 8)
+        if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or short)
     )
-    return got / len(ev)
+    return got / len(ev_dense)
 
 
 _CACHE: OrderedDict[tuple[int, int], tuple[object, Locator]] = OrderedDict()

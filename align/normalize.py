@@ -19,6 +19,7 @@ import re
 import unicodedata
 from array import array
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from docparse.errors import MissingDependencyError
@@ -29,6 +30,7 @@ __all__ = [
     "Markup",
     "NormalizedText",
     "markup_to_text",
+    "math_to_text",
     "normalize",
     "normalize_text",
 ]
@@ -163,12 +165,52 @@ def _unicode_piece(piece: str) -> str:
     return out
 
 
+# LaTeX math in evidence or twin text: $...$, $$...$$, \[...\], \(...\). A
+# dollar pair only counts as math when it holds TeX syntax or one short symbol,
+# so amounts such as "$5 and $6" stay text.
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$|\\\[(.+?)\\\]|\\\((.+?)\\\)", re.DOTALL)
+_TEXISH = re.compile(r"[\\^_{}]|^\s*[A-Za-z][A-Za-z0-9]{0,2}\s*$")
+
+
+@lru_cache(maxsize=4096)
+def math_to_text(tex: str) -> str:
+    """Unicode approximation of a LaTeX math fragment (``$\\beta^{-3}$`` -> ``β^-3``).
+
+    A PDF shows rendered math; its text layer holds the glyphs, so evidence
+    and twin text compare with a PDF best in this form. Uses pylatexenc.
+    """
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
+
+
+def _feed(b: _Builder, text: str, offset: int, join_hyphens: bool) -> None:
+    pos = 0
+    for m in _SPECIAL.finditer(text):
+        start, end = m.span()
+        if start > pos:
+            b.plain(text[pos:start], offset + pos)
+        kind = m.lastgroup
+        if kind in ("hyph", "hyphsp"):
+            if not join_hyphens:
+                b.piece("-", offset + start, offset + start + 1)
+                b.space(offset + start + 1, offset + end)
+        elif kind == "ws":
+            b.space(offset + start, offset + end)
+        else:
+            b.piece(_unicode_piece(m.group()), offset + start, offset + end)
+        pos = end
+    if pos < len(text):
+        b.plain(text[pos:], offset + pos)
+
+
 def normalize(
     text: str,
     *,
     fold_case: bool = False,
     fold_punct: bool = False,
     join_hyphens: bool = True,
+    math: bool = False,
 ) -> NormalizedText:
     """Normalise ``text`` and keep the map back to it.
 
@@ -179,39 +221,42 @@ def normalize(
     between two lower-case letters) joined, whitespace collapsed to single
     spaces and trimmed. ``fold_case`` case-folds; ``fold_punct`` turns
     punctuation and symbols into spaces (so ``$ 5,123`` and ``$5,123`` both
-    give ``5 123``). The result is a fixed point: normalising it again
-    changes nothing.
+    give ``5 123``); ``math`` replaces LaTeX math (``$\\beta^{-3}$``) by its
+    Unicode rendering (:func:`math_to_text`). The result is a fixed point:
+    normalising it again with the same options changes nothing.
 
     >>> normalize("The ﬁrst “evi-\\ndence” —  here").text
     'The first "evidence" - here'
     """
     b = _Builder(fold_case, fold_punct)
+    if not math or ("$" not in text and "\\" not in text):
+        _feed(b, text, 0, join_hyphens)
+        return b.finish(text)
     pos = 0
-    for m in _SPECIAL.finditer(text):
-        start, end = m.span()
-        if start > pos:
-            b.plain(text[pos:start], pos)
-        kind = m.lastgroup
-        if kind in ("hyph", "hyphsp"):
-            if not join_hyphens:
-                b.piece("-", start, start + 1)
-                b.space(start + 1, end)
-        elif kind == "ws":
-            b.space(start, end)
-        else:
-            b.piece(_unicode_piece(m.group()), start, end)
-        pos = end
+    for m in _MATH.finditer(text):
+        body = next(g for g in m.groups() if g is not None)
+        if m.group().startswith("$") and not _TEXISH.search(body):
+            continue
+        if m.start() > pos:
+            _feed(b, text[pos : m.start()], pos, join_hyphens)
+        b.piece(_unicode_piece(math_to_text(m.group())), m.start(), m.end())
+        pos = m.end()
     if pos < len(text):
-        b.plain(text[pos:], pos)
+        _feed(b, text[pos:], pos, join_hyphens)
     return b.finish(text)
 
 
 def normalize_text(
-    text: str, *, fold_case: bool = False, fold_punct: bool = False, join_hyphens: bool = True
+    text: str,
+    *,
+    fold_case: bool = False,
+    fold_punct: bool = False,
+    join_hyphens: bool = True,
+    math: bool = False,
 ) -> str:
     """:func:`normalize` without the offset map."""
     return normalize(
-        text, fold_case=fold_case, fold_punct=fold_punct, join_hyphens=join_hyphens
+        text, fold_case=fold_case, fold_punct=fold_punct, join_hyphens=join_hyphens, math=math
     ).text
 
 

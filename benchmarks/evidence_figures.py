@@ -1,0 +1,230 @@
+"""Acceptance figures of evidence location (issue 4) on the shared corpus.
+
+    python -m benchmarks.evidence_figures [--corpus ../shared/corpus] [--json out.json]
+
+Prints, for each dataset, how much gold evidence is located (coverage >= 0.9)
+in the parse of its document and how often on the annotated page:
+
+* FinanceBench ``evidence_text`` in the pymupdf parse (page = evidence_page_num + 1);
+* pdfQA 2510.22211v1 ``source_text`` in the ``.tex`` twin parse and the pymupdf parse;
+* UDA QASPER ``raw_evidence`` (papers whose PDF is in the corpus) in the pymupdf
+  parse, and ``FLOAT SELECTED`` evidence landing on a table or caption unit;
+* ClimRetrieve ``Relevant`` text sentences for CT REIT and CostCo, with page.
+
+Parses are cached as JSON under ``--cache`` (keyed by backend and file hash)
+so reruns only re-locate; ``--no-cache`` parses afresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from align.evidence import QuestionReport, evidence_report, find_document
+from align.locate import Locator
+from align.readers import QARecord, read_climretrieve, read_financebench, read_pdfqa, read_qasper
+from docparse.api import parse
+from docparse.builder import file_hash
+from docparse.model import Document
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = Path(os.environ.get("DOCPARSE_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+
+def cached_parser(backend: str, cache: Path | None) -> Callable[[Path], Document]:
+    def run(path: Path) -> Document:
+        key = None
+        if cache is not None:
+            key = cache / f"{backend}-{file_hash(path)}.json"
+            if key.is_file():
+                return Document.from_json(key.read_text(encoding="utf-8"))
+        t = time.perf_counter()
+        if backend in ("tex", "htm", "jats", "s2orc", "txt", "csv"):
+            doc = parse(path, format=backend)  # type: ignore[arg-type]
+        else:
+            doc = parse(path, backend=backend)
+        print(f"  parsed {path.name} with {backend} in {time.perf_counter() - t:.1f} s")
+        if key is not None:
+            key.parent.mkdir(parents=True, exist_ok=True)
+            key.write_text(doc.to_json(), encoding="utf-8")
+        return doc
+
+    return run
+
+
+def rate(n: int, d: int) -> str:
+    return f"{n}/{d} = {100 * n / d:.1f}%" if d else "n/a"
+
+
+def flat(reports: list[QuestionReport]) -> list[Any]:
+    return [r for rep in reports for r in rep.results]
+
+
+def financebench(corpus: Path, parser: Callable[[Path], Document]) -> dict[str, Any]:
+    records = read_financebench(corpus / "qa_evidence/financebench/financebench_open_source.jsonl")
+    have = [r for r in records if find_document(corpus / "financial", r.doc) is not None]
+    reports = evidence_report(have, corpus / "financial", "pymupdf", parser=parser)
+    results = flat(reports)
+    located = sum(r.match.found for r in results)
+    on_page = sum(bool(r.page_ok) for r in results)
+    for r in results:
+        if not r.match.found or not r.page_ok:
+            print(
+                f"    miss: {r.match.status} cov={r.match.coverage:.3f} gold page {r.evidence.page}"
+                f" found {r.match.page} {r.match.pages[:6]} :: {r.evidence.text[:70]!r}"
+            )
+    return {
+        "evidence": len(results),
+        "located": located,
+        "on_page": on_page,
+        "located_rate": located / len(results),
+        "page_rate": on_page / len(results),
+    }
+
+
+def pdfqa(corpus: Path, cache: Path | None) -> dict[str, Any]:
+    qa = corpus / "qa_evidence/pdfqa-syn-2510.22211v1/2510.22211v1_cfQA_gpt-4o-mini-2024-07-18.json"
+    records = read_pdfqa(qa)
+    items = [e for r in records for e in r.evidence]
+    out: dict[str, Any] = {"evidence": len(items)}
+    for backend, path in (
+        ("tex", corpus / "research/arxiv-2510.22211v1/2510.22211v1.tex"),
+        ("pymupdf", corpus / "research/arxiv-2510.22211v1/2510.22211v1.pdf"),
+    ):
+        doc = cached_parser(backend, cache)(path)
+        loc = Locator(doc)
+        matches = [loc.locate(e.text, markup=e.markup) for e in items]
+        located = sum(m.found for m in matches)
+        for e, m in zip(items, matches, strict=True):
+            if not m.found:
+                print(f"    {backend} miss: cov={m.coverage:.3f} {e.id} :: {e.text[:70]!r}")
+        out[backend] = {"located": located, "located_rate": located / len(items)}
+    return out
+
+
+def uda(corpus: Path, parser: Callable[[Path], Document]) -> dict[str, Any]:
+    base = corpus / "qa_evidence"
+    papers = {p.name.removeprefix("uda-paper-") for p in base.glob("uda-paper-*")}
+    records: list[QARecord] = []
+    for name in ("bench_paper_text_qa.json", "bench_paper_tab_qa.json"):
+        records += read_qasper(base / "uda-benchmark" / name, docs=papers)
+    reports = evidence_report(records, base, "pymupdf", parser=parser)
+    text = [r for r in flat(reports) if not r.evidence.text.startswith("FLOAT SELECTED")]
+    floats = [r for r in flat(reports) if r.evidence.text.startswith("FLOAT SELECTED")]
+    on_table = 0
+    docs = {rep.record.doc: parser(Path(rep.doc_path)) for rep in reports if rep.doc_path}
+    for rep in reports:
+        for r in rep.results:
+            if not r.evidence.text.startswith("FLOAT SELECTED"):
+                if not r.match.found:
+                    print(f"    text miss: cov={r.match.coverage:.3f} :: {r.evidence.text[:70]!r}")
+                continue
+            kinds = {u.kind for u in docs[rep.record.doc].units if u.id in r.match.unit_ids}
+            ok = r.match.found and bool(kinds & {"table", "caption"})
+            on_table += ok
+            if not ok:
+                print(f"    float miss: {r.match.status} {kinds} :: {r.evidence.text[:70]!r}")
+    located = sum(r.match.found for r in text)
+    return {
+        "papers": sorted(papers),
+        "raw_evidence": len(text),
+        "located": located,
+        "located_rate": located / len(text) if text else None,
+        "float_selected": len(floats),
+        "float_on_table_or_caption": on_table,
+        "float_rate": on_table / len(floats) if floats else None,
+    }
+
+
+def climretrieve(corpus: Path, parser: Callable[[Path], Document]) -> dict[str, Any]:
+    base = corpus / "qa_evidence"
+    records = read_climretrieve(base / "climretrieve/ClimRetrieve_base.csv")
+    wanted = ("CT REIT 2022 ESG Report.pdf", "CostCo Climate Action Plan.pdf")
+    records = [
+        QARecord(
+            r.doc,
+            r.question,
+            r.answers,
+            tuple(e for e in r.evidence if e.kind == "text"),
+            r.annotator_evidence,
+            r.source,
+        )
+        for r in records
+        if r.doc in wanted
+    ]
+    reports = evidence_report(records, base, "pymupdf", parser=parser)
+    results = flat(reports)
+    located = sum(r.match.found for r in results)
+    on_page = sum(bool(r.page_ok) for r in results)
+    for r in results:
+        if not r.match.found or not r.page_ok:
+            print(
+                f"    miss: {r.match.status} cov={r.match.coverage:.3f} gold page {r.evidence.page}"
+                f" found {r.match.page} :: {r.evidence.text[:70]!r}"
+            )
+    return {
+        "evidence": len(results),
+        "located": located,
+        "on_page": on_page,
+        "located_rate": located / len(results),
+        "page_rate": on_page / len(results),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/docparse-evidence-cache"))
+    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--only", choices=("financebench", "pdfqa", "uda", "climretrieve"))
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = ap.parse_args(argv)
+    cache = None if args.no_cache else args.cache
+    parser = cached_parser("pymupdf", cache)
+    figures: dict[str, Any] = {}
+    steps: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+        ("financebench", lambda: financebench(args.corpus, parser)),
+        ("pdfqa", lambda: pdfqa(args.corpus, cache)),
+        ("uda", lambda: uda(args.corpus, parser)),
+        ("climretrieve", lambda: climretrieve(args.corpus, parser)),
+    ]
+    for name, step in steps:
+        if args.only and name != args.only:
+            continue
+        print(f"== {name}")
+        t = time.perf_counter()
+        figures[name] = step()
+        print(json.dumps(figures[name], indent=1))
+        print(f"  ({time.perf_counter() - t:.1f} s)")
+    print("== summary")
+    if "financebench" in figures:
+        f = figures["financebench"]
+        print(f"FinanceBench located {rate(f['located'], f['evidence'])} (target >= 97%),"
+              f" on page {rate(f['on_page'], f['evidence'])} (target >= 95%)")  # fmt: skip
+    if "pdfqa" in figures:
+        f = figures["pdfqa"]
+        tex, pdf = f["tex"]["located"], f["pymupdf"]["located"]
+        print(f"pdfQA 2510.22211v1 located in tex {rate(tex, f['evidence'])} (>= 98%),"
+              f" in pymupdf {rate(pdf, f['evidence'])} (>= 90%)")  # fmt: skip
+    if "uda" in figures:
+        f = figures["uda"]
+        print(f"UDA QASPER raw_evidence located {rate(f['located'], f['raw_evidence'])} (>= 90%),"
+              f" FLOAT SELECTED on table/caption "
+              f"{rate(f['float_on_table_or_caption'], f['float_selected'])} (>= 80%)")  # fmt: skip
+    if "climretrieve" in figures:
+        f = figures["climretrieve"]
+        print(f"ClimRetrieve located {rate(f['located'], f['evidence'])} (>= 95%),"
+              f" on page {rate(f['on_page'], f['evidence'])}")  # fmt: skip
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
