@@ -23,8 +23,9 @@ assembly then trusts the role instead of guessing from fonts.
 from __future__ import annotations
 
 import logging
+import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -261,6 +262,47 @@ def assemble(pages: Iterable[PageContent], config: PdfConfig, *, path: str | Pat
     from docparse.backends.layout import assemble_pages
 
     return assemble_pages(pages, config, path=path)
+
+
+# --------------------------------------------------------------------------- tables
+
+#: Table strategies every backend understands. ``auto``: ruled tables first;
+#: on pages where that finds no table of at least 4 rows and that look
+#: numeric, ruled columns with text-aligned rows, then text alignment alone,
+#: keeping the first result that looks like a table (see :func:`plausible_table`).
+TableStrategy = Literal["auto", "lines", "text", "lines_then_text"]
+
+_NUMERIC = re.compile(r"\d")
+
+
+def numeric_fraction(words: Iterable[str]) -> float:
+    """Share of words holding a digit: statistical and financial pages are high."""
+    n = hits = 0
+    for w in words:
+        n += 1
+        hits += bool(_NUMERIC.search(w))
+    return hits / n if n else 0.0
+
+
+def plausible_table(rows: Sequence[Sequence[str]]) -> bool:
+    """A whitespace-detected grid that looks like a table, not like prose.
+
+    At least 3 rows and 2 columns, at least 40% of the grid filled, and short
+    cells (prose cut into columns gives long, sparse rows).
+    """
+    if len(rows) < 3 or max((len(r) for r in rows), default=0) < 2:
+        return False
+    cells = [c for r in rows for c in r]
+    filled = [c for c in cells if c.strip()]
+    if len(filled) < 0.4 * len(cells):
+        return False
+    lengths = sorted(len(c.split()) for c in filled)
+    return lengths[len(lengths) // 2] <= 6
+
+
+def rich_table(rows: Sequence[Sequence[str]]) -> bool:
+    """A table with at least 4 rows (a ruled header box alone is not enough)."""
+    return len(rows) >= 4
 
 
 # --------------------------------------------------------------------------- bad PDFs

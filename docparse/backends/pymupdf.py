@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from docparse.backends.base import (
     Block,
@@ -21,9 +21,13 @@ from docparse.backends.base import (
     PdfConfig,
     PdfInfo,
     TableRegion,
+    TableStrategy,
     TextSpan,
     encrypted_error,
     load_pymupdf,
+    numeric_fraction,
+    plausible_table,
+    rich_table,
 )
 from docparse.errors import CorruptDocumentError
 from docparse.model import BBox
@@ -34,20 +38,34 @@ _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|\bbx|cmbx|,b\b|-b\b", r
 _TEXT_FLAGS = 1 | 2 | 64
 
 
+def _has_use_layout() -> bool:
+    import inspect
+
+    from pymupdf import table
+
+    return "use_layout" in inspect.signature(table.find_tables).parameters
+
+
+_HAS_USE_LAYOUT = _has_use_layout()
+
+
 @dataclass(frozen=True, slots=True)
 class PyMuPDFConfig(PdfConfig):
     """Options of the PyMuPDF backend.
 
-    ``table_strategy``: ``lines`` finds ruled tables (vector lines and cell
-    fills); ``text`` also finds tables aligned only by whitespace but
-    proposes false tables on ordinary text; ``lines_then_text`` uses ``lines``
-    and falls back to ``text`` on pages where ``lines`` found nothing and a
-    page looks tabular. ``min_table_cells``: tables with fewer non-empty
+    ``table_strategy``: ``auto`` (default; see
+    :data:`~docparse.backends.base.TableStrategy`), ``lines`` (ruled tables
+    only), ``text`` (whitespace-aligned tables; proposes false tables on
+    prose), ``lines_then_text`` (``text`` where ``lines`` found nothing).
+    ``table_layout_model``: let PyMuPDF gate tables by
+    its ONNX layout model when ``pymupdf_layout`` is installed (slow: about
+    0.2 s per page). ``min_table_cells``: tables with fewer non-empty
     cells are ignored (ruled boxes around a single paragraph).
     """
 
-    table_strategy: Literal["lines", "text", "lines_then_text"] = "lines"
+    table_strategy: TableStrategy = "auto"
     min_table_cells: int = 4
+    table_layout_model: bool = False
 
 
 def is_bold(span: dict[str, Any]) -> bool:
@@ -89,43 +107,89 @@ def _clean_cell(c: Any) -> str:
     return " ".join(str(c).split()) if c is not None else ""
 
 
-def tables_of(page: Any, config: PyMuPDFConfig) -> list[Any]:
-    """``page.find_tables`` with the configured strategy."""
-    if config.table_strategy == "text":
-        return list(page.find_tables(strategy="text").tables)
-    found = list(page.find_tables(strategy="lines").tables)
-    if found or config.table_strategy == "lines":
+Grid = tuple[Any, list[list[str]]]
+
+
+def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
+    """Cell grids of the tables on ``page`` with the configured strategy."""
+    kw: dict[str, Any] = {"use_layout": config.table_layout_model} if _HAS_USE_LAYOUT else {}
+    strategy = config.table_strategy
+
+    def run(**settings: Any) -> list[Grid]:
+        grids: list[Grid] = []
+        for t in page.find_tables(**settings, **kw).tables:
+            rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
+            if sum(1 for r in rows for c in r if c) >= config.min_table_cells:
+                grids.append((t.bbox, rows))
+        return grids
+
+    if strategy == "text":
+        return run(strategy="text")
+    # A ruled table needs at least two vector strokes; skipping pages without
+    # them avoids find_tables' per-character setup on plain text pages.
+    found = run(strategy="lines") if len(page.get_cdrawings()) >= 2 else []
+    if strategy == "lines" or any(rich_table(rows) for _, rows in found):
         return found
-    return list(page.find_tables(strategy="text").tables)
+    if strategy == "lines_then_text":
+        return found or run(strategy="text")
+    # auto
+    if numeric_fraction(str(w[4]) for w in words) < 0.15:
+        return found
+    for settings in (
+        {"vertical_strategy": "lines", "horizontal_strategy": "text"},
+        {"strategy": "text"},
+    ):
+        alt = [g for g in run(**settings) if plausible_table(g[1])]
+        if alt:
+            return alt
+    return found
 
 
-def table_regions(tables: list[Any], config: PyMuPDFConfig) -> tuple[TableRegion, ...]:
-    """Cells of PyMuPDF tables as :class:`TableRegion` records (unrotated space)."""
+def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
+    """Cell strings of a PyMuPDF table rebuilt from the page's words.
+
+    ``Table.extract`` drops the spaces of PDFs that position words instead of
+    printing space characters; the page's words (which MuPDF separates by
+    gaps) are assigned to the cell holding their centre instead. Cells
+    covered by a merged cell stay ``None``, like ``extract`` reports them.
+    """
+    grid: list[list[str | None]] = []
+    boxes = [list(r.cells) for r in t.rows]
+    bucket: dict[tuple[int, int], list[Any]] = {}
+    for w in words:
+        cx = (w[0] + w[2]) / 2
+        cy = (w[1] + w[3]) / 2
+        for ri, row in enumerate(boxes):
+            hit = False
+            for ci, cell in enumerate(row):
+                if cell is None:
+                    continue
+                x0, y0, x1, y1 = cell
+                if x0 <= cx <= x1 and y0 <= cy <= y1:
+                    bucket.setdefault((ri, ci), []).append(w)
+                    hit = True
+                    break
+            if hit:
+                break
+    for ri, row in enumerate(boxes):
+        out_row: list[str | None] = []
+        for ci, cell in enumerate(row):
+            if cell is None:
+                out_row.append(None)
+                continue
+            ws = sorted(bucket.get((ri, ci), []), key=lambda w: (w[5], w[6], w[7]))
+            out_row.append(" ".join(str(w[4]) for w in ws))
+        grid.append(out_row)
+    return grid
+
+
+def table_regions(found: list[Grid]) -> tuple[TableRegion, ...]:
+    """Grids from :func:`tables_of` as :class:`TableRegion` records (unrotated space)."""
     out: list[TableRegion] = []
-    for t in tables:
-        grid = t.extract()
-        rows = tuple(tuple(_clean_cell(c) for c in row) for row in grid)
-        if sum(1 for r in rows for c in r if c) < config.min_table_cells:
-            continue
+    for bbox, rows in found:
         width = max((len(r) for r in rows), default=0)
-        rows = tuple(r + ("",) * (width - len(r)) for r in rows)
-        # Merged cells come back as None after the first grid position.
-        spans: list[tuple[int, int, int, int]] = []
-        for ri, row in enumerate(grid):
-            ci = 0
-            while ci < len(row):
-                if row[ci] is not None:
-                    cs = 1
-                    while ci + cs < len(row) and row[ci + cs] is None:
-                        cs += 1
-                    if cs > 1:
-                        spans.append((ri, ci, 1, cs))
-                    ci += cs
-                else:
-                    ci += 1
-        header = getattr(t, "header", None)
-        n_header = 1 if header is not None and not getattr(header, "external", True) else 0
-        out.append(TableRegion(_bbox(t.bbox), rows, n_header, tuple(spans)))
+        grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
+        out.append(TableRegion(_bbox(bbox), grid, 0))
     return tuple(out)
 
 
@@ -158,7 +222,8 @@ class PyMuPDFBackend(PdfBackend):
         blocks = blocks_from_dict(data)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
-            tables = table_regions(tables_of(page, config), config)
+            words = page.get_text("words", flags=_TEXT_FLAGS, sort=False)
+            tables = table_regions(tables_of(page, config, words))
         images: tuple[BBox, ...] = ()
         if not blocks:
             images = tuple(_bbox(i["bbox"]) for i in page.get_image_info())
