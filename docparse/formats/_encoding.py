@@ -1,8 +1,9 @@
 """Byte-to-text decoding shared by the plain-text twin parsers (txt, csv, htm).
 
 Private helper: the order is BOM, strict UTF-8, then charset-normalizer's best
-guess, then cp1252 with replacement so that a decode never fails on bytes that
-are text in some legacy code page.
+guess (cp1252 or latin-1 preferred among equally good guesses, since short
+Western text fits several code pages), then cp1252 with replacement so that a
+decode never fails on bytes that are text in some legacy code page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+
+
+_PREFERRED = ("cp1252", "latin_1", "iso8859_15")
 
 
 def decode_bytes(data: bytes, path: str | Path | None = None) -> tuple[str, str]:
@@ -41,8 +45,20 @@ def decode_bytes(data: bytes, path: str | Path | None = None) -> tuple[str, str]
         raise CorruptDocumentError(path, "binary content (NUL bytes), not text")
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data[: 1 << 20]).best()
-    if best is not None and best.encoding:
+    results = list(from_bytes(data[: 1 << 20]))
+    if results:
+        # Short Western text decodes equally well in several code pages; among
+        # the least chaotic results prefer the common Western ones.
+        least = min(r.chaos for r in results)
+        tied = [r for r in results if r.chaos <= least + 0.01]
+        for preferred in _PREFERRED:
+            for r in tied:
+                if preferred in r.could_be_from_charset or r.encoding == preferred:
+                    try:
+                        return data.decode(preferred), preferred
+                    except (UnicodeDecodeError, LookupError):
+                        break
+        best = results[0]
         try:
             return data.decode(best.encoding), best.encoding
         except (UnicodeDecodeError, LookupError):

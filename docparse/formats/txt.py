@@ -20,9 +20,9 @@ builders) are cut into units as follows:
     ``Preface``), not ending in sentence punctuation.
 
   Numbered and chapter headings set their depth; other headings sit one level
-  below the last numbered heading (underline styles as in reStructuredText:
-  a new underline character is one level deeper than those seen before when
-  the title has no number). The section path is the stack of heading titles.
+  below the last numbered heading. Before any numbered heading, an underlined
+  title's depth is the rank of its underline style in order of first use
+  (as in reStructuredText). The section path is the stack of heading titles.
 * **List items**: a line starting with ``*``, ``-``, ``+``, ``•``, ``1.``,
   ``1)``, ``a)``, ``(1)`` begins an item; following lines indented more
   than the bullet continue it. A block with 3+ lines that are mostly numbered
@@ -89,6 +89,7 @@ _TOC_LINE = re.compile(r"^\s*(?:[*\-+]\s+)?(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.)\
 _PROMPT = re.compile(r"^\s*(?:\$|#|>>>|%|\.\.\.|C:\\>)\s+\S")
 _INNER_GAP = re.compile(r"\S {3,}\S")
 _CODE_CHARS = frozenset("{}[]()<>=;$#|\\/_:@\"'`~*&")
+_DROP_CODE_CHARS = dict.fromkeys(map(ord, _CODE_CHARS))
 _GRID_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$")
 _GRID_SEP = re.compile(r"^\s*[|+][-=+|]+[|+]\s*$")
 _TABLE_CAPTION = re.compile(r"^(?:Table|Tab\.)\s+[\dA-Z]+(?:\.\d+)*[.:]?\s+\S", re.I)
@@ -150,15 +151,14 @@ class _Builder:
         self.section: list[tuple[int, str]] = []
         self.last_numbered_depth = 0
         self.underline_levels: list[str] = []
-        vocab: Counter[str] = Counter()
-        for m in _WORD.finditer(text):
-            vocab[m.group(0).lower()] += 1
-        self.vocab = vocab
+        self.vocab: Counter[str] = Counter(_WORD.findall(text.lower()))
         # Numbered titles listed in a table of contents appear again in the
         # body; only the last occurrence of a numbered title is a heading.
         self.last_title: dict[str, int] = {}
         for block in self.blocks:
             for ln in block[:2]:
+                if not (ln.text[:1].isdigit() or ln.text[:1] in "CAPcap"):
+                    continue
                 key = _title_key(ln.text)
                 if key:
                     self.last_title[key] = ln.no
@@ -243,7 +243,13 @@ class _Builder:
             if char not in self.underline_levels:
                 self.underline_levels.append(char)
             if depth is None:
-                depth = self.underline_levels.index(char) + 1
+                # Below the last numbered heading once numbering has started;
+                # otherwise the underline style's rank (reStructuredText).
+                depth = (
+                    self.last_numbered_depth + 1
+                    if self.last_numbered_depth
+                    else (self.underline_levels.index(char) + 1)
+                )
             else:
                 self.last_numbered_depth = depth
             self.heading(title.text, depth, _raw(block[: start + 2]))
@@ -269,6 +275,8 @@ class _Builder:
             self.last_numbered_depth = depth
             self.heading(text, depth, ln.src)
             return True
+        if "\u00a9" in text or text.lower().startswith("copyright"):
+            return False  # title-page notices are not section titles
         outdented = ln.indent < self.base and text[:1].isupper() and len(text.split()) <= 12
         if _is_all_caps(text) or (outdented and not text.endswith((":", "?", "!"))):
             self.heading(text, self.last_numbered_depth + 1, ln.src)
@@ -316,11 +324,14 @@ class _Builder:
         if len(indents) >= 3:
             return True
         chars = "".join(ln.text for ln in block).replace(" ", "")
-        dense = sum(c in _CODE_CHARS for c in chars) / max(1, len(chars))
-        if len(indents) == 2 and block[0].indent < max(indents):
-            # Prose keeps one indent; an indented body after ``if x:`` is code.
-            if dense >= 0.05 or any(ln.text.endswith((":", "{", "\\", ";")) for ln in block):
-                return True
+        dense = (len(chars) - len(chars.translate(_DROP_CODE_CHARS))) / max(1, len(chars))
+        # Prose keeps one indent; an indented body after ``if x:`` is code.
+        if (
+            len(indents) == 2
+            and block[0].indent < max(indents)
+            and (dense >= 0.05 or any(ln.text.endswith((":", "{", "\\", ";")) for ln in block))
+        ):
+            return True
         if len(block) >= 2 and sum(bool(_INNER_GAP.search(ln.text)) for ln in block) * 2 >= len(
             block
         ):
@@ -344,7 +355,8 @@ class _Builder:
                         continue
                 out = out + part
                 continue
-            out = out + " " + part
+            # A URL broken after its scheme ("https://" / "www...") has no space.
+            out = out + part if out.endswith("://") else out + " " + part
         return out
 
 

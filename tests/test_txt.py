@@ -1,0 +1,253 @@
+"""Tests of the plain-text twin parser on excerpts of real Debian books."""
+
+from __future__ import annotations
+
+import collections
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import docparse
+from docparse.builder import bucket_of
+from docparse.errors import CorruptDocumentError, DocparseError, EmptyDocumentError
+from docparse.formats.txt import TxtConfig, TxtParser
+from docparse.model import Document
+from docparse.text import clean_text
+
+BOOKS = {
+    "debian_reference": "books/debian-reference-en/debian-reference-excerpt.en.txt",
+    "fhs": "books/fhs-3.0/fhs-3.0-excerpt.txt",
+    "developers_reference": "books/developers-reference/developers-reference-excerpt.txt",
+}
+
+
+def check_invariants(doc: Document) -> None:
+    ids = [u.id for u in doc.units]
+    assert len(ids) == len(set(ids))
+    start = 0
+    for i, u in enumerate(doc.units):
+        assert u.order == i and u.word_start == start
+        assert u.word_end - u.word_start == len(u.text.split())
+        assert u.position_bucket == bucket_of(u.position)
+        assert u.text and u.text == clean_text(u.text)
+        start = u.word_end
+    assert start == doc.n_words
+
+
+def parse_text(tmp_path: Path, text: str, **config: Any) -> Document:
+    path = tmp_path / "t.txt"
+    path.write_text(text, encoding="utf-8")
+    return TxtParser().parse(path, config or None)
+
+
+@pytest.fixture(params=sorted(BOOKS))
+def book(request: pytest.FixtureRequest, fixtures_dir: Path) -> tuple[str, Document]:
+    name = str(request.param)
+    return name, TxtParser().parse(fixtures_dir / BOOKS[name])
+
+
+def test_golden_books(book: tuple[str, Document], golden: Callable[[str, Any], None]) -> None:
+    name, doc = book
+    golden(
+        f"txt_{name}_excerpt",
+        {
+            "title": doc.title,
+            "n_units": len(doc.units),
+            "n_words": doc.n_words,
+            "kinds": dict(sorted(collections.Counter(u.kind for u in doc.units).items())),
+            "headings": [list(u.section) for u in doc.units if u.kind == "heading"],
+            "units": [[u.kind, u.text[:90]] for u in doc.units[:60]],
+            "tables": [[list(r) for r in u.table.rows[:3]] for u in doc.units if u.table],
+        },
+    )
+
+
+def test_books_invariants_round_trip_stable(book: tuple[str, Document], fixtures_dir: Path) -> None:
+    name, doc = book
+    check_invariants(doc)
+    assert Document.from_dict(json.loads(json.dumps(doc.to_dict()))) == doc
+    again = TxtParser().parse(fixtures_dir / BOOKS[name])
+    assert [u.id for u in again.units] == [u.id for u in doc.units]
+
+
+def test_debian_reference_sections_table_code(fixtures_dir: Path) -> None:
+    doc = TxtParser().parse(fixtures_dir / BOOKS["debian_reference"])
+    prompt = next(u for u in doc.units if u.text.startswith("You can gain the shell prompt under GUI"))
+    assert prompt.section[:2] == ("Chapter 1. GNU/Linux tutorials", "1.1. Console basics")
+    assert prompt.section[-1] == "1.1.2. The shell prompt under GUI"
+    table = next(u for u in doc.units if u.kind == "table")
+    assert table.table is not None
+    assert table.table.rows[0] == ("package", "popcon", "size", "description")
+    assert table.table.rows[1] == (
+        "mc",
+        "V:54, I:226",
+        "1482",
+        "A text-mode full-screen file manager",
+    )
+    assert table.table.caption == "Table 1.1. List of interesting text-mode program packages"
+    caption = next(u for u in doc.units if u.kind == "caption")
+    assert caption.related == (table.id,) and table.related == (caption.id,)
+    code = [u for u in doc.units if u.kind == "code"]
+    assert any(u.text == "# shutdown -h now" for u in code)
+    multi = next(u for u in code if "\n" in u.raw)
+    assert multi.text == clean_text(multi.raw)
+    items = [u.text for u in doc.units if u.kind == "list_item"]
+    assert "Keep It Short and Simple. (KISS)" in items
+
+
+def test_fhs_outdented_headings_and_footnotes(fixtures_dir: Path) -> None:
+    doc = TxtParser().parse(fixtures_dir / BOOKS["fhs"])
+    heads = [u.section for u in doc.units if u.kind == "heading"]
+    assert ("Chapter 2. The Filesystem", "Rationale") in heads
+    assert any(
+        h[-1] == "3.4. /bin : Essential user command binaries (for use by all users)" for h in heads
+    )
+    assert "FHS-compliant" in " ".join(u.text for u in doc.units)
+
+
+def test_developers_reference_underlined(fixtures_dir: Path) -> None:
+    doc = TxtParser().parse(fixtures_dir / BOOKS["developers_reference"])
+    heads = [u.section for u in doc.units if u.kind == "heading"]
+    assert ("Debian Developer's Reference",) in heads
+    voting = next(h for h in heads if h[-1] == "3.2.3. Voting")
+    assert voting[-2] == "3.2. Administrative Duties"
+    joined = " ".join(u.text for u in doc.units)
+    # A line-end hyphen in an address is real: joined without a space, kept.
+    assert "debian-devel-announce@lists.debian.org" in joined
+
+
+def test_api_detects_txt(fixtures_dir: Path) -> None:
+    assert docparse.parse(fixtures_dir / BOOKS["fhs"]).format == "txt"
+
+
+# --- rules on small inputs ----------------------------------------------------
+
+
+def test_headings_paths_lists_code(tmp_path: Path) -> None:
+    text = (
+        "MY MANUAL\n\n"
+        "Chapter 1. Start\n\n"
+        "1.1 Install\n\n"
+        "This paragraph is hard\nwrapped over three\nlines.\n\n"
+        "  * first item that\n    wraps\n  * second item\n\n"
+        "1.1.1. Details\n\n"
+        "    $ make\n    $ make install\n\n"
+        "Usage\n-----\n\n"
+        "Use it.\n\n"
+        "2. Next\n\nEnd.\n"
+    )
+    doc = parse_text(tmp_path, text)
+    got = [(u.kind, u.text, u.section) for u in doc.units]
+    assert got == [
+        ("heading", "MY MANUAL", ("MY MANUAL",)),
+        ("heading", "Chapter 1. Start", ("Chapter 1. Start",)),
+        ("heading", "1.1 Install", ("Chapter 1. Start", "1.1 Install")),
+        (
+            "paragraph",
+            "This paragraph is hard wrapped over three lines.",
+            ("Chapter 1. Start", "1.1 Install"),
+        ),
+        ("list_item", "first item that wraps", ("Chapter 1. Start", "1.1 Install")),
+        ("list_item", "second item", ("Chapter 1. Start", "1.1 Install")),
+        ("heading", "1.1.1. Details", ("Chapter 1. Start", "1.1 Install", "1.1.1. Details")),
+        ("code", "$ make $ make install", ("Chapter 1. Start", "1.1 Install", "1.1.1. Details")),
+        ("heading", "Usage", ("Chapter 1. Start", "1.1 Install", "1.1.1. Details", "Usage")),
+        ("paragraph", "Use it.", ("Chapter 1. Start", "1.1 Install", "1.1.1. Details", "Usage")),
+        ("heading", "2. Next", ("2. Next",)),
+        ("paragraph", "End.", ("2. Next",)),
+    ]
+    code = doc.units[7]
+    assert code.raw == "    $ make\n    $ make install"
+
+
+def test_dehyphenation(tmp_path: Path) -> None:
+    text = (
+        "A program runs. Another pro-\ngram runs as a well-\nknown daemon that is well-known.\n\n"
+        "The FHS-\ncompliant tree and the co-\noperation.\n"
+    )
+    doc = parse_text(tmp_path, text)
+    assert [u.text for u in doc.units] == [
+        "A program runs. Another program runs as a well-known daemon that is well-known.",
+        "The FHS-compliant tree and the co-operation.",
+    ]
+
+
+def test_numbered_list_is_not_heading(tmp_path: Path) -> None:
+    doc = parse_text(tmp_path, "Steps:\n\n1. do this first\n\n2. then that.\n")
+    assert [u.kind for u in doc.units] == ["paragraph", "list_item", "list_item"]
+
+
+def test_code_detection_can_be_disabled(tmp_path: Path) -> None:
+    doc = parse_text(tmp_path, "    $ ls -l\n    $ pwd\n", detect_code=False)
+    assert all(u.kind != "code" for u in doc.units)
+
+
+# --- bad input -------------------------------------------------------------------
+
+
+def test_empty_and_blank(tmp_path: Path) -> None:
+    for content in (b"", b"\n \n\t\n"):
+        path = tmp_path / "e.txt"
+        path.write_bytes(content)
+        with pytest.raises(EmptyDocumentError):
+            TxtParser().parse(path)
+
+
+def test_binary_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "b.txt"
+    path.write_bytes(b"\x00\x01\x02\xff" * 500)
+    with pytest.raises(CorruptDocumentError):
+        TxtParser().parse(path)
+
+
+def test_cp1252_text(tmp_path: Path) -> None:
+    path = tmp_path / "c.txt"
+    path.write_bytes(
+        "Caf\u00e9 cr\u00e8me \u2014 \u201cquoted\u201d na\u00efve text.\n".encode("cp1252")
+    )
+    doc = TxtParser().parse(path)
+    assert doc.units[0].text == "Caf\u00e9 cr\u00e8me \u2014 \u201cquoted\u201d na\u00efve text."
+
+
+def test_bad_encoding_option(tmp_path: Path) -> None:
+    path = tmp_path / "c.txt"
+    path.write_bytes(b"\xff\xfe\xfa")
+    with pytest.raises(DocparseError):
+        TxtParser().parse(path, TxtConfig(encoding="utf-8"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=400))
+def test_arbitrary_text_never_crashes(tmp_path_factory: pytest.TempPathFactory, s: str) -> None:
+    path = tmp_path_factory.mktemp("t") / "x.txt"
+    path.write_text(s, encoding="utf-8", errors="surrogatepass")
+    try:
+        doc = TxtParser().parse(path)
+    except DocparseError:
+        return
+    check_invariants(doc)
+    # No word is lost or invented apart from rules, bullets and hyphen joins.
+    assert len(doc.units) <= len(s.split("\n")) + 1
+
+
+# --- the whole books -------------------------------------------------------------
+
+
+@pytest.mark.corpus
+def test_corpus_books(corpus_dir: Path) -> None:
+    books = sorted((corpus_dir / "books").glob("*/*.txt"))
+    assert books
+    for path in books:
+        doc = TxtParser().parse(path)
+        check_invariants(doc)
+        kinds = collections.Counter(u.kind for u in doc.units)
+        assert kinds["heading"] >= 50 and kinds["paragraph"] >= 200 and kinds["list_item"] >= 50
+        sections = {u.section for u in doc.units if u.section}
+        assert len(sections) >= 50
+        # Every numbered chapter-level heading of the body is in the path of some paragraph.
+        assert any(len(u.section) >= 3 for u in doc.units if u.kind == "paragraph")
