@@ -687,3 +687,101 @@ def test_cells_to_table_grid_is_rectangular(
     assert sorted(c for c in table.cells()) == sorted(
         clean_text(t) for row in rows for t, _, _ in row if clean_text(t)
     )
+
+
+_TAGS = [
+    "sec",
+    "title",
+    "p",
+    "italic",
+    "sup",
+    "xref",
+    "table-wrap",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "td",
+    "th",
+    "caption",
+    "label",
+    "fig",
+    "list",
+    "list-item",
+    "fn",
+    "disp-formula",
+    "inline-formula",
+    "tex-math",
+    "alternatives",
+    "boxed-text",
+    "def-list",
+    "def-item",
+    "term",
+    "def",
+    "disp-quote",
+    "ext-link",
+    "break",
+    "table-wrap-foot",
+    "floats-group",
+    "sub-article",
+    "front-stub",
+    "ref-list",
+    "ref",
+    "mixed-citation",
+    "element-citation",
+    "name",
+    "surname",
+    "year",
+    "pub-id",
+    "app",
+    "ack",
+]
+_ATTRS = st.dictionaries(
+    st.sampled_from(["rid", "ref-type", "rowspan", "colspan", "id", "pub-id-type"]),
+    st.sampled_from(["", "B1", "B1 B2", "bibr", "fig", "0", "-3", "2", "99999", "x", "doi"]),
+    max_size=3,
+)
+# No "<" or ">" in text: the check below looks for tag-like text in units.
+_XML_TEXT = st.text(alphabet="ab &\n\u00e9", max_size=8).map(_escape)
+
+
+@st.composite
+def _element(draw: st.DrawFn, depth: int = 0) -> str:
+    tag = draw(st.sampled_from(_TAGS))
+    attrs = "".join(f' {k}="{v}"' for k, v in draw(_ATTRS).items())
+    children = (
+        draw(st.lists(_element(depth + 1), max_size=3)) if depth < 4 else []  # type: ignore[call-arg]
+    )
+    text = draw(_XML_TEXT)
+    return f"<{tag}{attrs}>{text}{''.join(children)}</{tag}>{draw(_XML_TEXT)}"
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(body=st.lists(_element(), max_size=4), back=st.lists(_element(), max_size=2))
+def test_random_jats_trees_parse_or_raise_typed_error(
+    tmp_path: Path, body: list[str], back: list[str]
+) -> None:
+    path = write(tmp_path, article("".join(body), back="".join(back)))
+    try:
+        doc = parse(path)
+    except DocparseError as exc:
+        assert exc.path == str(path)
+        return
+    check_invariants(doc)
+    assert Document.from_json(doc.to_json()) == doc
+    assert not any(TAG.search(u.text) for u in doc.units)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(content=st.binary(max_size=200))
+def test_arbitrary_bytes_parse_or_raise_typed_error(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "fuzz.nxml"
+    path.write_bytes(b"<article>" + content)
+    try:
+        parse(path)
+    except DocparseError as exc:
+        assert exc.path == str(path)

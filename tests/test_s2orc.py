@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 import docparse
 from docparse.builder import bucket_of
-from docparse.errors import CorruptDocumentError, EmptyDocumentError, ParseError, UnsafeInputError
+from docparse.errors import (
+    CorruptDocumentError,
+    DocparseError,
+    EmptyDocumentError,
+    ParseError,
+    UnsafeInputError,
+)
 from docparse.formats.s2orc import S2orcConfig, S2orcParser, _Sections
 from docparse.model import Document
 from docparse.text import clean_text
@@ -358,7 +364,7 @@ def test_tables_figures_equations_footnotes(tmp_path: Path) -> None:
     ],
 )
 def test_bad_json_raises_typed_errors(
-    tmp_path: Path, content: bytes, error: type, words: str
+    tmp_path: Path, content: bytes, error: type[DocparseError], words: str
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
@@ -424,3 +430,95 @@ def test_every_paragraph_once_in_either_layout(
     assert [(u.kind, u.text, u.section) for u in doc2.units] == [
         (u.kind, u.text, u.section) for u in doc.units
     ]
+
+
+_JSON_LEAF = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 50), st.text(max_size=12), st.floats(allow_nan=False)
+)
+_JSON = st.recursive(
+    _JSON_LEAF,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+_PARA_KEYS = ("text", "cite_spans", "ref_spans", "eq_spans", "section", "sec_num")
+_SPAN = st.fixed_dictionaries(
+    {},
+    optional={
+        "start": _JSON_LEAF,
+        "end": _JSON_LEAF,
+        "text": _JSON_LEAF,
+        "ref_id": st.one_of(_JSON_LEAF, st.sampled_from(["BIBREF0", "TABREF0", "FIGREF0"])),
+        "raw_str": _JSON_LEAF,
+        "latex": _JSON_LEAF,
+    },
+)
+_PARA = st.fixed_dictionaries(
+    {},
+    optional={
+        "text": st.one_of(st.text(max_size=30), _JSON_LEAF),
+        "cite_spans": st.one_of(st.lists(_SPAN, max_size=3), _JSON),
+        "ref_spans": st.one_of(st.lists(_SPAN, max_size=3), _JSON),
+        "eq_spans": st.one_of(st.lists(_SPAN, max_size=3), _JSON),
+        "section": st.one_of(st.text(max_size=10), st.lists(_JSON, max_size=3), _JSON_LEAF),
+        "sec_num": st.one_of(st.sampled_from(["1", "2.1", "3."]), _JSON_LEAF),
+    },
+)
+_ENTRY = st.fixed_dictionaries(
+    {},
+    optional={
+        "text": _JSON_LEAF,
+        "type_str": st.sampled_from(["table", "figure", "other"]),
+        "type": st.sampled_from(["table", "figure"]),
+        "content": st.one_of(
+            st.sampled_from(["<table><tr><td rowspan='x'>a</td></tr></table>", "<table/>", "<"]),
+            _JSON_LEAF,
+        ),
+        "table": _JSON,
+    },
+)
+_DOC = st.fixed_dictionaries(
+    {"body_text": st.one_of(st.lists(_PARA, max_size=5), _JSON)},
+    optional={
+        "title": _JSON_LEAF,
+        "metadata": _JSON,
+        "abstract": st.one_of(st.lists(_PARA, max_size=2), _JSON),
+        "back_matter": st.one_of(st.lists(_PARA, max_size=2), _JSON),
+        "bib_entries": st.one_of(st.dictionaries(st.sampled_from(["BIBREF0", "b1"]), _JSON), _JSON),
+        "ref_entries": st.one_of(
+            st.dictionaries(st.sampled_from(["TABREF0", "FIGREF0", "X"]), _ENTRY), _JSON
+        ),
+    },
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=_DOC, nested=st.booleans())
+def test_arbitrary_s2orc_shaped_json_parses_or_raises_typed_error(
+    tmp_path: Path, data: dict[str, Any], nested: bool
+) -> None:
+    doc_data: dict[str, Any] = {"pdf_parse": data} if nested else data
+    path = write_json(tmp_path, doc_data)
+    try:
+        doc = parse(path)
+    except DocparseError as exc:
+        assert exc.path == str(path)
+        return
+    check_invariants(doc)
+    assert Document.from_json(doc.to_json()) == doc
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(content=st.binary(max_size=200))
+def test_arbitrary_bytes_parse_or_raise_typed_error(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "fuzz.json"
+    path.write_bytes(content)
+    try:
+        parse(path)
+    except DocparseError as exc:
+        assert exc.path == str(path)

@@ -81,6 +81,7 @@ declaration during parsing, which is reported as
 
 from __future__ import annotations
 
+import functools
 import html.entities
 import logging
 import re
@@ -242,6 +243,13 @@ def _ids(el: etree._Element, attr: str = "rid") -> list[str]:
     return [r for r in (el.get(attr) or "").split() if r]
 
 
+@functools.lru_cache(maxsize=1)
+def _latex2text() -> Any:
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+
+
 _DOC_WRAPPER = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
 
 
@@ -252,13 +260,11 @@ def latex_to_text(latex: str) -> str:
     part inside ``document`` is kept. pylatexenc renders macros it knows
     (``\\alpha`` to ``α``); on anything it cannot read the source is kept.
     """
-    from pylatexenc.latex2text import LatexNodes2Text
-
     m = _DOC_WRAPPER.search(latex)
     if m:
         latex = m.group(1)
     try:
-        text = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(latex)
+        text = _latex2text().latex_to_text(latex)
     except Exception as exc:  # noqa: BLE001 - pylatexenc raises assorted errors on bad input
         log.debug("tex-math not rendered (%s); keeping its source", exc)
         return clean_text(latex)
