@@ -663,7 +663,6 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "multicolumn": "{{{",
         "multirow": "[{[{[{",
         "cline": "{",
-        "cmidrule": "[{",
         "hhline": "{",
         "specialrule": "{{{",
         "resizebox": "*{{{",
@@ -856,7 +855,9 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "part": "*[{",
         "chapter": "*[{",
     }
-    return [ms.MacroSpec(name, spec) for name, spec in specs.items()]
+    out = [ms.MacroSpec(name, spec) for name, spec in specs.items()]
+    out.append(ms.MacroSpec("string", args_parser=_StringArgParser()))
+    return out
 
 
 def _env_specs() -> list[ms.EnvironmentSpec]:
@@ -917,6 +918,39 @@ def _env_specs() -> list[ms.EnvironmentSpec]:
     ):
         out.append(ms.EnvironmentSpec(name, args_parser=_VerbatimEnvParser(name)))
     return out
+
+
+class _StringArgParser(ms.VerbatimArgsParser):  # type: ignore[misc]
+    """The one token after ``\\string``, verbatim (``\\begin`` must not open an
+    environment there)."""
+
+    def __init__(self) -> None:
+        super().__init__(verbatim_arg_type="verb-macro")
+
+    def parse_args(
+        self, w: lw.LatexWalker, pos: int, parsing_state: object = None
+    ) -> tuple[object, int, int]:
+        s = w.s
+        start = pos
+        while start < len(s) and s[start] in " \t":
+            start += 1
+        end = start
+        if end < len(s) and s[end] == "\\":
+            end += 1
+            while end < len(s) and s[end].isalpha():
+                end += 1
+            if end == start + 1 and end < len(s):
+                end += 1
+        elif end < len(s):
+            end += 1
+        node = w.make_node(
+            lw.LatexCharsNode,
+            parsing_state=parsing_state,
+            chars=s[start:end],
+            pos=start,
+            len=end - start,
+        )
+        return (ms.ParsedVerbatimArgs(verbatim_chars_node=node), pos, end - pos)
 
 
 class _VerbatimEnvParser(ms.VerbatimArgsParser):  # type: ignore[misc]
@@ -1151,6 +1185,7 @@ class _Converter:
         self.float_stack: list[_Float] = []
         self.deferred: list[UnitDraft] = []
         self.raw_on = True
+        self.raw_stack: list[bool] = []
         self.title: str | None = None
         self.title_emitted = False
         self.footnote_count = 0
@@ -1250,6 +1285,7 @@ class _Converter:
                     arg = _last_mandatory(node)
                     if arg is not None:
                         self.title = self._render_nodes([arg])
+                        self._title_raw = _node_verbatim(node)
                 elif name in _INPUT_NAMES:
                     path = self._resolve_input(self._input_name(node), self._current_file())
                     if path is not None:
@@ -1385,9 +1421,13 @@ class _Converter:
         self.buf_stack.append(_Buf(kind))
         self.kind_stack.append(kind)
         self.split_paragraphs.append(split)
+        # a block's units record their own source, even inside an argument
+        self.raw_stack.append(self.raw_on)
+        self.raw_on = True
 
     def _pop_block(self) -> None:
         self.flush()
+        self.raw_on = self.raw_stack.pop()
         self.buf_stack.pop()
         self.kind_stack.pop()
         self.split_paragraphs.pop()
@@ -1416,12 +1456,12 @@ class _Converter:
         elif isinstance(node, lw.LatexMathNode):
             self._math(node)
         elif isinstance(node, lw.LatexGroupNode):
-            self._raw(_node_verbatim(node))
-            saved, self.raw_on = self.raw_on, False
-            try:
-                self.walk(node.nodelist)
-            finally:
-                self.raw_on = saved
+            # braces are recorded around the children so that a unit that
+            # starts or ends inside a group still gets its exact source span
+            delims = getattr(node, "delimiters", None) or ("{", "}")
+            self._raw(delims[0])
+            self.walk(node.nodelist)
+            self._raw(delims[1])
         elif isinstance(node, lw.LatexSpecialsNode):
             self._raw(_node_verbatim(node))
             self._text(_SPECIALS.get(str(node.specials_chars), ""))
@@ -1788,9 +1828,20 @@ class _Converter:
             self._raw(verbatim)
             target = _group_body(_last_mandatory(node)).strip()
             if target:
-                self.buf.annotations.append(Annotation("label", target))
+                label = Annotation("label", target)
                 if self.float_stack:
                     self.float_stack[-1].labels.append(target)
+                    self.buf.annotations.append(label)
+                elif (
+                    not "".join(self.buf.parts).strip()
+                    and self.drafts
+                    and self.drafts[-1].kind == "heading"
+                ):
+                    # \section{X}\label{sec:x}: the label names the heading
+                    heading = self.drafts[-1]
+                    heading.annotations = (*heading.annotations, label)
+                else:
+                    self.buf.annotations.append(label)
             return i + 1
         if name in ("url", "nolinkurl"):
             self._raw(verbatim)
@@ -1823,33 +1874,12 @@ class _Converter:
         if name in _BIB_NAMES:
             return i + 1
         if name == "string":
-            # \string\foo prints "\foo" literally (LaTeX manuals use it)
+            # \string\foo prints "\foo" literally (LaTeX manuals use it); the
+            # token was read verbatim by _StringArgParser
             self._raw(verbatim)
-            if i + 1 < len(nodes) and isinstance(nodes[i + 1], lw.LatexMacroNode):
-                nxt = nodes[i + 1]
-                self._raw(_node_verbatim(nxt))
-                self._text(_literal("\\" + str(nxt.macroname)))
-                # only the command is stringified; its "arguments" are typeset
-                saved, self.raw_on = self.raw_on, False
-                for k, arg in enumerate(_args(nxt)):
-                    if arg is None:
-                        continue
-                    optional = k < len(_argspec(nxt)) and _argspec(nxt)[k] == "["
-                    if optional:
-                        self._text("[")
-                    self.walk([arg])
-                    if optional:
-                        self._text("]")
-                self.raw_on = saved
-                return i + 2
-            if i + 1 < len(nodes) and isinstance(nodes[i + 1], lw.LatexCharsNode):
-                chars = str(nodes[i + 1].chars)
-                if chars.startswith("\\"):
-                    # pylatexenc reads "\string\begin" as text "\begin"
-                    self._raw(chars)
-                    self._text(_literal("\\"))
-                    self._chars(chars[1:])
-                    return i + 2
+            args = _args(node)
+            if args and isinstance(args[0], lw.LatexCharsNode):
+                self._text(_literal(str(args[0].chars)))
             return i + 1
         if name == "char":
             return self._char(nodes, i)
@@ -1878,6 +1908,17 @@ class _Converter:
             return i + 1
         if name in self.macros and name not in _STRUCTURAL:
             return self._expand(nodes, i)
+        if name in _DIMEN_MACROS:
+            # TeX primitives with an unbraced dimension: \vskip12pt, \kern-1em
+            self._raw(verbatim)
+            if i + 1 < len(nodes) and isinstance(nodes[i + 1], lw.LatexCharsNode):
+                chars = str(nodes[i + 1].chars)
+                m = _DIMEN.match(chars)
+                if m:
+                    self._raw(chars)
+                    self._chars(chars[m.end() :])
+                    return i + 2
+            return i + 1
         if name in _DROP_MACROS or name in _DECLARATIONS:
             self._raw(verbatim)
             return i + 1
@@ -1969,6 +2010,7 @@ class _Converter:
             self.prev_comment = saved_prev
 
     def _expand(self, nodes: list[lw.LatexNode], i: int) -> int:
+        """Expand a user macro at ``nodes[i]``; return the next index."""
         node = nodes[i]
         assert isinstance(node, lw.LatexMacroNode)
         macro = self.macros[str(node.macroname)]
@@ -1980,46 +2022,67 @@ class _Converter:
             self.flags.add("macro_expansion_limit")
             return i + 1
         self.expansions += 1
+        # pylatexenc may already have read arguments for a name it knows
+        # (\bar, \vec...): use them first, then the following nodes
+        spec = _argspec(node)
+        own = [(spec[k] if k < len(spec) else "{", a) for k, a in enumerate(_args(node))]
+        own = [(c, a) for c, a in own if a is not None and c in "[{"]
         args: list[str] = []
         j = i + 1
-        if macro.n_args:
-            n_mand = macro.n_args
-            if macro.default is not None:
-                n_mand -= 1
-                opt = None
+        rest = ""
+        if macro.default is not None:
+            if own and own[0][0] == "[":
+                args.append(_group_body(own.pop(0)[1]).strip("[]"))
+            else:
                 k = j
                 while k < len(nodes) and _is_space(nodes[k]):
                     k += 1
+                m = None
                 if k < len(nodes) and isinstance(nodes[k], lw.LatexCharsNode):
                     m = re.match(r"\s*\[([^\]]*)\]", str(nodes[k].chars))
-                    if m:
-                        opt = m.group(1)
-                args.append(opt if opt is not None else macro.default)
-            for _ in range(n_mand):
-                k = j
-                while k < len(nodes) and _is_space(nodes[k]):
-                    k += 1
-                if k >= len(nodes):
-                    break
-                arg = nodes[k]
-                if isinstance(arg, lw.LatexCharsNode):
-                    chars = str(arg.chars).lstrip()
-                    args.append(chars[:1])
-                    # the rest of the chars stays text
-                    rest = chars[1:]
-                    self._raw(_node_verbatim(arg))
-                    j = k + 1
-                    body = _substitute(macro.body, args) if len(args) == macro.n_args else ""
-                    if len(args) == macro.n_args:
-                        self._expand_body(body)
-                        self._chars(rest)
-                        return j
-                    continue
-                args.append(_group_body(arg))
-                self._raw(_node_verbatim(arg))
-                j = k + 1
-        body = _substitute(macro.body, args)
-        self._expand_body(body)
+                if m is not None:
+                    chars = str(nodes[k].chars)
+                    self._raw(chars)
+                    args.append(m.group(1))
+                    rest, j = chars[m.end() :], k + 1
+                else:
+                    args.append(macro.default)
+        n_mand = macro.n_args - len(args)
+        while n_mand > 0 and own and own[0][0] == "{":
+            args.append(_group_body(own.pop(0)[1]))
+            n_mand -= 1
+        while n_mand > 0:
+            if rest.strip():
+                stripped = rest.lstrip()
+                args.append(stripped[:1])
+                rest = stripped[1:]
+                n_mand -= 1
+                continue
+            k = j
+            while k < len(nodes) and _is_space(nodes[k]):
+                k += 1
+            if k >= len(nodes):
+                break
+            arg = nodes[k]
+            self._raw(_node_verbatim(arg))
+            j = k + 1
+            if isinstance(arg, lw.LatexCharsNode):
+                rest = str(arg.chars)
+                continue
+            args.append(_group_body(arg))
+            n_mand -= 1
+        self._expand_body(_substitute(macro.body, args))
+        # arguments pylatexenc read that the user macro does not take are text
+        saved, self.raw_on = self.raw_on, False
+        for c, a in own:
+            if c == "[":
+                self._text("[")
+            self.walk([a])
+            if c == "[":
+                self._text("]")
+        self.raw_on = saved
+        if rest:
+            self._chars(rest)
         return j
 
     def _expand_body(self, body: str) -> None:
@@ -2077,6 +2140,13 @@ class _Converter:
             if ia not in b.related:
                 b.related.append(ia)
 
+
+_DIMEN_MACROS = frozenset({"vskip", "hskip", "kern", "mskip", "mkern", "moveleft", "moveright"})
+_UNIT = r"(?:pt|em|ex|mm|cm|in|bp|pc|sp|dd|cc|mu|fil+)"
+_DIMEN = re.compile(
+    rf"\s*[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*{_UNIT}"
+    rf"(?:\s*(?:plus|minus)\s*[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*{_UNIT})*"
+)
 
 _STRUCTURAL = frozenset(
     set(_SECTION_LEVELS)
@@ -2160,7 +2230,8 @@ class _TableParser:
         self.rows: list[list[tuple[str, int, int]]] = []
         self.row: list[tuple[str, int, int]] = []
         self.cell: list[lw.LatexNode] = []
-        self.rules_before: list[int] = []  # row index a header-type rule precedes
+        self.rules_before: list[int] = []  # row index a full rule precedes
+        self.partial_rules_before: list[int] = []  # \cline/\cmidrule
         self.annotations: list[Annotation] = []
         self.header_rows: int | None = None
         self.caption: str | None = None
@@ -2186,11 +2257,18 @@ class _TableParser:
         grid, spans = _grid(rows, columns)
         n_header = self.header_rows
         if n_header is None:
+            # the header ends at the first full rule under the first row(s);
+            # a partial rule (\cmidrule under a spanning cell) only when
+            # there is no full one
             n_header = 0
-            for k in sorted(set(self.rules_before)):
-                if 0 < k < len(grid):
-                    n_header = k if k <= 4 else 0
+            for rules in (self.rules_before, self.partial_rules_before):
+                inside = sorted(k for k in set(rules) if 0 < k < len(grid))
+                if inside:
+                    n_header = inside[0] if inside[0] <= 4 else 0
                     break
+            for span in spans:
+                if span.row < n_header:
+                    n_header = max(n_header, min(span.row + span.row_span, len(grid)))
         table = Table(
             rows=grid,
             n_header_rows=min(n_header, len(grid)),
@@ -2231,16 +2309,22 @@ class _TableParser:
                     self._end_row(force=True)
                 elif name in _RULES:
                     if name in _HEADER_RULES and not self.row and _blank(self.cell):
-                        self.rules_before.append(len(self.rows))
-                    if name == "cmidrule" and k + 1 < len(nodes):
-                        # "(lr)" trim spec is not a pylatexenc argument
-                        nxt = nodes[k + 1]
-                        if isinstance(nxt, lw.LatexCharsNode) and re.match(
-                            r"\s*\([a-z{}]*\)\s*$", str(nxt.chars)
+                        if name in ("cline", "cmidrule"):
+                            self.partial_rules_before.append(len(self.rows))
+                        else:
+                            self.rules_before.append(len(self.rows))
+                    if name == "cmidrule":
+                        # \cmidrule[w](lr){2-3}: pylatexenc has no spec for "(lr)"
+                        while (
+                            k + 1 < len(nodes)
+                            and isinstance(nodes[k + 1], lw.LatexCharsNode)
+                            and re.fullmatch(
+                                r"\s*(?:\[[^\]]*\]|\([^)]*\))\s*", str(nodes[k + 1].chars)
+                            )
                         ):
                             k += 1
-                            if k + 1 < len(nodes) and isinstance(nodes[k + 1], lw.LatexGroupNode):
-                                k += 1
+                        if k + 1 < len(nodes) and isinstance(nodes[k + 1], lw.LatexGroupNode):
+                            k += 1
                 elif name in ("endfirsthead", "endhead", "endfoot", "endlastfoot"):
                     self._end_row(force=False)
                     self._longtable_mark(name)
