@@ -22,3 +22,5 @@ from align.project import project as project
 from align.readers import Evidence as Evidence
 from align.readers import QARecord as QARecord
 from align.readers import read_qa as read_qa
+from align.retrieval import RetrievalReport as RetrievalReport
+from align.retrieval import evaluate as evaluate_retrieval
