@@ -77,7 +77,9 @@ def test_books_invariants_round_trip_stable(book: tuple[str, Document], fixtures
 
 def test_debian_reference_sections_table_code(fixtures_dir: Path) -> None:
     doc = TxtParser().parse(fixtures_dir / BOOKS["debian_reference"])
-    prompt = next(u for u in doc.units if u.text.startswith("You can gain the shell prompt under GUI"))
+    prompt = next(
+        u for u in doc.units if u.text.startswith("You can gain the shell prompt under GUI")
+    )
     assert prompt.section[:2] == ("Chapter 1. GNU/Linux tutorials", "1.1. Console basics")
     assert prompt.section[-1] == "1.1.2. The shell prompt under GUI"
     table = next(u for u in doc.units if u.kind == "table")

@@ -868,8 +868,9 @@ def html_to_text(fragment: str) -> str:
 
     Paragraph-level pieces are joined by single spaces; a ``<table>`` gives
     the table-unit text (non-empty cells after symbol merging, joined by
-    spaces). Hidden content and page-number lines are dropped as in a full
-    parse; no tag or entity survives.
+    spaces). Hidden content is dropped as in a full parse and no tag or entity
+    survives; page-number lines are kept (a lone ``23`` in evidence is more
+    likely a table value than a page number).
 
     >>> html_to_text("<table><tr><td>$</td><td>1,234</td><td>(5</td><td>)</td></tr></table>")
     '$1,234 (5)'
