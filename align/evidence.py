@@ -142,6 +142,7 @@ def evidence_report(
     min_coverage: float = 0.9,
     parser: Callable[[Path], Document] | None = None,
     progress: bool = False,
+    page_hint: bool = True,
 ) -> list[QuestionReport]:
     """Locate every record's evidence in the parse of its document.
 
@@ -150,7 +151,8 @@ def evidence_report(
     decides which file of the document is parsed. ``parser`` replaces
     :func:`docparse.parse` (any ``path -> Document``). Each document is
     parsed and indexed once; ``progress`` shows a tqdm bar over documents.
-    The page a dataset gives only breaks ties between equally good matches.
+    The page a dataset gives only breaks ties between equally good matches
+    (``page_hint=False`` ignores it).
     """
     records = list(records)
     parse_fn = parser or _default_parser(backend)
@@ -188,7 +190,7 @@ def evidence_report(
                     markup=ev.markup,
                     min_coverage=min_coverage,
                     kind=ev.kind if ev.kind == "table" else None,
-                    page=ev.page,
+                    page=ev.page if page_hint else None,
                 )
                 page_ok = None if ev.page is None or not m.found else m.page == ev.page
                 results.append(EvidenceResult(ev, m, page_ok))

@@ -154,6 +154,9 @@ _ROW_STOP = frozenset(
 _FLOAT_SELECTED = re.compile(r"^\s*FLOAT SELECTED:\s*", re.IGNORECASE)
 _TABLE_LABEL = re.compile(r"^\s*(table|tab\.?)\s*([0-9ivxlc]+[a-z]?)\b", re.IGNORECASE)
 _FINQA_ROW = re.compile(r"\bis\s+[-$(]?\s*[-$]?\s*[\d.,]+\s*%?\s*\)?\s*;")
+_ELISION = re.compile(
+    r"\s*[\[(](?:\.\s?){3}[\])]\s*|\s*[\[(]\u2026[\])]\s*|\s+(?:\.\.\.|\u2026)\s+"
+)
 _NUMBER = re.compile(r"^[-+(]?\$?\d[\d,]*\.?\d*%?\)?$")
 
 _MIN_BLOCK = 4  # shorter equal blocks of an LCS are mostly chance matches
@@ -263,14 +266,25 @@ class Locator:
     # -- text -------------------------------------------------------------------
 
     def _locate_text(self, text: str, min_coverage: float, page: int | None) -> Match:
-        ev = _norm(text).text
+        # Annotators mark left-out text with "[...]": each part is found on its own.
+        parts = [p for p in (_norm(t).text for t in _ELISION.split(text)) if p]
+        ev = " ".join(parts)
         if not ev:
             return MISSING
-        found = self._exact(ev, page)
-        if found is None:
-            found = self._fuzzy(ev, page, min_coverage)
-            if found.matched() < min_coverage * len(ev) and len(ev) >= 150:
-                self._mosaic(ev, found, page)
+        found = _Found(exact=True)
+        offset = 0
+        for part in parts:
+            got = self._exact(part, page)
+            if got is None:
+                got = self._fuzzy(part, page, min_coverage)
+            for b in got.blocks:
+                b.ev_start += offset
+                b.ev_end += offset
+            found.blocks.extend(got.blocks)
+            found.exact = found.exact and got.exact
+            offset += len(part) + 1
+        if found.matched() < min_coverage * len(ev) and len(ev) >= 150:
+            self._mosaic(ev, found, page)
         return self._to_match(found, ev, min_coverage)
 
     def _exact(self, ev: str, page: int | None) -> _Found | None:
@@ -361,7 +375,7 @@ class Locator:
         for _, j, post in grams:
             votes.extend((p - j, j) for p in post)
         votes.sort()
-        tol = max(8, n // 4)
+        tol = max(8, n // 2)
         clusters: list[tuple[int, int, int]] = []
         i = 0
         while i < len(votes):
@@ -477,19 +491,22 @@ class Locator:
         win_keep, win_dense = _dense(window)
         ops = Indel.opcodes(seg_dense, win_dense)
         short = len(seg_dense) < 8
-        blocks = []
-        for o in ops:
-            if o.tag != "equal" or (o.src_end - o.src_start < _MIN_BLOCK and not short):
-                continue
-            blocks.append(
-                _Hit(
-                    seg_keep[o.src_start],
-                    seg_keep[o.src_end - 1] + 1,
-                    w_start + win_keep[o.dest_start],
-                    w_start + win_keep[o.dest_end - 1] + 1,
-                )
+        dense = [
+            (o.src_start, o.src_end, o.dest_start, o.dest_end)
+            for o in ops
+            if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or short)
+        ]
+        if not short:
+            dense = _fill_gaps(seg_dense, win_dense, dense)
+        return [
+            _Hit(
+                seg_keep[a],
+                seg_keep[b - 1] + 1,
+                w_start + win_keep[c],
+                w_start + win_keep[d - 1] + 1,
             )
-        return blocks
+            for a, b, c, d in dense
+        ]
 
     # -- tables -----------------------------------------------------------------
 
@@ -501,42 +518,58 @@ class Locator:
         return self._table_items
 
     def _locate_caption(self, caption: str, min_coverage: float, page: int | None) -> Match:
-        """``FLOAT SELECTED: Table 2: ...``: the caption (or its table) unit."""
+        """``FLOAT SELECTED: Table 2: ...``: the caption (or its table) unit.
+
+        The caption text is searched like any evidence; when the units found
+        are not a table or caption, a caption or table unit carrying the same
+        label (``Table 2``) is added: PDF backends sometimes keep only the
+        label in the caption unit and run its text into a neighbouring
+        paragraph.
+        """
         ev = _norm(caption).text
         if not ev:
             return MISSING
         general = self._locate_text(caption, min_coverage, page)
         if general.found and self._is_table_match(general):
             return self._with_related(general)
-        # The caption may be held by a table unit (Table.caption) or start a
-        # caption unit that a looser search did not pick: compare directly.
         label = _TABLE_LABEL.match(caption)
-        best: tuple[float, int] | None = None
-        for i in self._table_idx():
-            it = self.items[i]
-            for cand in (it.caption, it.text[: len(caption) * 2]):
-                if not cand:
-                    continue
-                cn = _norm(cand).text
-                if label and not cn.startswith(_norm(label.group()).text):
-                    continue
-                cov = _coverage(ev, cn)
-                if best is None or cov > best[0]:
-                    best = (cov, i)
-        if best is not None and best[0] >= min(min_coverage, 0.8):
-            cov, i = best
-            it = self.items[i]
+        candidates: list[tuple[float, int]] = []
+        if label:
+            want = _norm(label.group()).text
+            for i in self._table_idx():
+                it = self.items[i]
+                texts = (self._norms[i].text, _norm(it.caption).text if it.caption else "")
+                hit = [t for t in texts if t == want or t.startswith(want + " ")]
+                if hit:
+                    candidates.append((max(_coverage(ev, t) for t in hit), i))
+        if not candidates:
+            return self._with_related(general) if general.found else general
+
+        def near(c: tuple[float, int]) -> tuple[float, int]:
+            pages = self.items[c[1]].pages
+            ref = general.page if general.found else page
+            return (-c[0], abs(pages[0] - ref) if pages and ref is not None else 0)
+
+        cov, i = min(candidates, key=near)
+        it = self.items[i]
+        if general.found:
+            units = (it.id, *general.unit_ids)
+            spans = ((0, len(it.text)), *general.spans)
+            pages = tuple(sorted(set(it.pages) | set(general.pages)))
             m = Match(
-                "fuzzy" if cov < 1.0 else "exact",
-                (it.id,),
-                ((0, len(it.text)),),
-                cov,
-                cov,
-                it.pages,
-                it.pages[0] if it.pages else None,
+                "split",
+                units,
+                spans,
+                max(cov, general.coverage),
+                general.score,
+                pages,
+                general.page,
             )
-            return self._with_related(m)
-        return self._with_related(general) if general.found else general
+        else:
+            status: MatchStatus = "fuzzy" if cov >= min_coverage else "partial"
+            first = it.pages[0] if it.pages else None
+            m = Match(status, (it.id,), ((0, len(it.text)),), cov, cov, it.pages, first)
+        return self._with_related(m)
 
     def _is_table_match(self, m: Match) -> bool:
         ids = set(m.unit_ids)
@@ -665,6 +698,33 @@ class Locator:
         else:
             status = "fuzzy"
         return Match(status, ids, spans, coverage, min(1.0, score), pages, main_page)
+
+
+def _fill_gaps(
+    src: str, dest: str, blocks: list[tuple[int, int, int, int]]
+) -> list[tuple[int, int, int, int]]:
+    """Re-align the stretches between LCS blocks, preferring long common substrings.
+
+    An LCS has many optimal solutions; with interleaved text (two PDF columns
+    read line by line) the one returned can shred a phrase into 1-3 character
+    pieces that are then dropped as chance matches. Between two kept blocks,
+    difflib's longest-block-first matching recovers the phrase.
+    """
+    from difflib import SequenceMatcher
+
+    out: list[tuple[int, int, int, int]] = []
+    prev_s, prev_d = 0, 0
+    for blk in [*blocks, (len(src), len(src), len(dest), len(dest))]:
+        gs, gd = src[prev_s : blk[0]], dest[prev_d : blk[2]]
+        if len(gs) >= _MIN_BLOCK and len(gd) >= _MIN_BLOCK and len(gs) * len(gd) < 4_000_000:
+            sm = SequenceMatcher(None, gs, gd, autojunk=False)
+            for a, b, size in sm.get_matching_blocks():
+                if size >= _MIN_BLOCK:
+                    out.append((prev_s + a, prev_s + a + size, prev_d + b, prev_d + b + size))
+        if blk[1] > blk[0]:
+            out.append(blk)
+        prev_s, prev_d = blk[1], blk[3]
+    return out
 
 
 def _dense(text: str) -> tuple[list[int], str]:

@@ -28,7 +28,14 @@ from typing import Any
 
 from align.evidence import QuestionReport, evidence_report, find_document
 from align.locate import Locator
-from align.readers import QARecord, read_climretrieve, read_financebench, read_pdfqa, read_qasper
+from align.readers import (
+    Evidence,
+    QARecord,
+    read_climretrieve,
+    read_financebench,
+    read_pdfqa,
+    read_qasper,
+)
 from docparse.api import parse
 from docparse.builder import file_hash
 from docparse.model import Document
@@ -73,6 +80,9 @@ def financebench(corpus: Path, parser: Callable[[Path], Document]) -> dict[str, 
     results = flat(reports)
     located = sum(r.match.found for r in results)
     on_page = sum(bool(r.page_ok) for r in results)
+    blind = flat(
+        evidence_report(have, corpus / "financial", "pymupdf", parser=parser, page_hint=False)
+    )
     for r in results:
         if not r.match.found or not r.page_ok:
             print(
@@ -85,6 +95,7 @@ def financebench(corpus: Path, parser: Callable[[Path], Document]) -> dict[str, 
         "on_page": on_page,
         "located_rate": located / len(results),
         "page_rate": on_page / len(results),
+        "on_page_without_page_hint": sum(bool(r.page_ok) for r in blind),
     }
 
 
@@ -168,13 +179,40 @@ def climretrieve(corpus: Path, parser: Callable[[Path], Document]) -> dict[str, 
                 f"    miss: {r.match.status} cov={r.match.coverage:.3f} gold page {r.evidence.page}"
                 f" found {r.match.page} :: {r.evidence.text[:70]!r}"
             )
+    # The same figure over CSV rows (a sentence cited for two questions counts twice)
+    # and over distinct sentences per document.
+    status = {(rep.record.doc, r.evidence.text): r for rep in reports for r in rep.results}
+    rows = [
+        status[(r.doc, e.text)]
+        for r in read_climretrieve_rows(base / "climretrieve/ClimRetrieve_base.csv", wanted)
+        for e in r.evidence
+    ]
+    blind = flat(evidence_report(records, base, "pymupdf", parser=parser, page_hint=False))
     return {
         "evidence": len(results),
         "located": located,
         "on_page": on_page,
         "located_rate": located / len(results),
         "page_rate": on_page / len(results),
+        "on_page_without_page_hint": sum(bool(r.page_ok) for r in blind),
+        "csv_rows": len(rows),
+        "csv_rows_located": sum(r.match.found for r in rows),
+        "distinct_sentences": len(status),
+        "distinct_sentences_located": sum(r.match.found for r in status.values()),
     }
+
+
+def read_climretrieve_rows(path: Path, docs: tuple[str, ...]) -> list[QARecord]:
+    """One record per CSV row with text evidence (no grouping, no de-duplication)."""
+    import csv
+
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["Document"] in docs]
+    return [
+        QARecord(r["Document"], r["Question"], (), (Evidence(r["Relevant"].strip()),))
+        for r in rows
+        if r["Source From"].strip() == "text" and r["Relevant"].strip()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,7 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     if "climretrieve" in figures:
         f = figures["climretrieve"]
         print(f"ClimRetrieve located {rate(f['located'], f['evidence'])} (>= 95%),"
-              f" on page {rate(f['on_page'], f['evidence'])}")  # fmt: skip
+              f" on page {rate(f['on_page'], f['evidence'])};"
+              f" CSV rows {rate(f['csv_rows_located'], f['csv_rows'])}; distinct sentences"
+              f" {rate(f['distinct_sentences_located'], f['distinct_sentences'])}")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
     return 0
