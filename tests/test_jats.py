@@ -749,9 +749,7 @@ _XML_TEXT = st.text(alphabet="ab &\n\u00e9", max_size=8).map(_escape)
 def _element(draw: st.DrawFn, depth: int = 0) -> str:
     tag = draw(st.sampled_from(_TAGS))
     attrs = "".join(f' {k}="{v}"' for k, v in draw(_ATTRS).items())
-    children = (
-        draw(st.lists(_element(depth + 1), max_size=3)) if depth < 4 else []  # type: ignore[call-arg]
-    )
+    children = draw(st.lists(_element(depth + 1), max_size=3)) if depth < 4 else []
     text = draw(_XML_TEXT)
     return f"<{tag}{attrs}>{text}{''.join(children)}</{tag}>{draw(_XML_TEXT)}"
 
