@@ -284,6 +284,18 @@ def test_nested_divs_inline_content(tmp_path: Path) -> None:
     assert [u.text for u in doc.units] == ["First paragraph.", "Second one.", "tail text"]
 
 
+def test_text_after_br_and_hidden_elements_is_kept(tmp_path: Path) -> None:
+    doc = parse_html(
+        tmp_path,
+        "<p><span>December 31,<br>2022</span> <span style='display:none'>x</span>after</p>"
+        "<table><tr><td>Year</td><td><span>December 31,<br/>2022</span></td></tr>"
+        "<tr><td>Sales</td><td>5</td></tr></table>",
+    )
+    assert doc.units[0].text == "December 31, 2022 after"
+    assert doc.units[1].table is not None
+    assert doc.units[1].table.rows[0] == ("Year", "December 31, 2022")
+
+
 def test_generic_html_skips_nav_script_style(tmp_path: Path) -> None:
     doc = HtmParser().parse(
         write(

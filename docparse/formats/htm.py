@@ -794,10 +794,14 @@ def _inline(el: Any, run: _Run, emph: bool, link: str | None, *, in_cell: bool =
     deep inline nesting cannot exhaust the Python stack)."""
     stack: list[tuple[Any, bool, str | None, bool]] = [(el, emph, link, False)]
     while stack:
-        node, em, lk, is_tail = stack.pop()
-        if is_tail:
+        node, em, lk, is_text = stack.pop()
+        if is_text:
             run.add(node, em, lk)
             continue
+        # The tail follows the element and is visible even when the element
+        # is hidden (or is a <br>); pushed first, it is read last.
+        if node is not el and node.tail:
+            stack.append((node.tail, em, lk, True))
         if not isinstance(node.tag, str) or _is_hidden(node):
             continue
         tag = node.tag
@@ -809,9 +813,6 @@ def _inline(el: Any, run: _Run, emph: bool, link: str | None, *, in_cell: bool =
         if tag == "a" and node.get("href") is not None:
             lk2 = node.get("href") or ""
         block_sep = in_cell and tag in _BLOCK_TAGS and tag not in ("td", "th", "tr")
-        # Push in reverse: tail of node (with the parent's formatting) last.
-        if node is not el and node.tail:
-            stack.append((node.tail, em, lk, True))
         if block_sep:
             stack.append((" ", em2, lk2, True))
         for child in reversed(node):
