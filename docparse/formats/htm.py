@@ -295,6 +295,7 @@ _TOC_LINK = re.compile(
 _PART = re.compile(r"^PART\s+[IVX]+\b", re.I)
 _ITEM = re.compile(r"^ITEM\s+\d{1,2}[A-Z]?\s*[.:\-\u2014\u2013]?(?:\s|$)", re.I)
 _NOTE = re.compile(r"^NOTE\s+\d{1,2}[A-Z]?\b", re.I)
+_DANGLING = re.compile(r"(?:\b(?:and|or|of|the|for|to|in|on|with|by|a|an)|[,\u2013\u2014-])$", re.I)
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _NUMBERISH = re.compile(r"^[\s$€£(\-\u2014\u2013]*[\d.,]+\s*[)%]*\s*$|^[\u2014\u2013\-]+$")
 _BULLET = re.compile(
@@ -677,6 +678,23 @@ class _Walker:
         return None
 
     def push_heading(self, level: int, structural: bool, text: str, raw: str) -> None:
+        prev = self.drafts[-1] if self.drafts else None
+        if (
+            prev is not None
+            and prev.kind == "heading"
+            and not structural
+            and self.section
+            and _DANGLING.search(prev.text)
+        ):
+            # A long title wrapped into two blocks ("... MANAGEMENT AND" +
+            # "RELATED STOCKHOLDER MATTERS") is one heading.
+            lv, title, st = self.section.pop()
+            merged = f"{title} {text}"
+            self.section.append((lv, merged, st))
+            prev.text = merged
+            prev.raw += raw
+            prev.section = self.path()
+            return
         while self.section and self.section[-1][0] >= level:
             self.section.pop()
         self.section.append((level, text, structural))
