@@ -7,7 +7,10 @@
 
 from __future__ import annotations
 
+from docparse import features
 from docparse.api import parse
+from docparse.chunking import Chunk, chunk
+from docparse.cluster import Clustering, cluster
 from docparse.config import ParserConfig, resolve_config
 from docparse.errors import (
     ConfigError,
@@ -36,6 +39,7 @@ from docparse.model import (
     Table,
 )
 from docparse.registry import available, get_parser, register
+from docparse.sampling import Sample, sample
 
 __version__ = "0.1.0"
 
@@ -44,6 +48,8 @@ __all__ = [
     "Annotation",
     "BBox",
     "CellSpan",
+    "Chunk",
+    "Clustering",
     "ConfigError",
     "CorruptDocumentError",
     "DocparseError",
@@ -57,6 +63,7 @@ __all__ = [
     "ParserConfig",
     "Provenance",
     "Reference",
+    "Sample",
     "SourceUnit",
     "Table",
     "UnknownParserError",
@@ -64,9 +71,13 @@ __all__ = [
     "UnsupportedFormatError",
     "__version__",
     "available",
+    "chunk",
+    "cluster",
+    "features",
     "get_parser",
     "ingest",
     "parse",
     "register",
     "resolve_config",
+    "sample",
 ]

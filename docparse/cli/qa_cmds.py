@@ -1,0 +1,227 @@
+"""``docparse chunk``, ``docparse sample`` and ``docparse stats``: QA-generation preprocessing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, cast
+
+import click
+
+from docparse.api import parse
+from docparse.cli.parse_cmds import backend_option, format_option
+from docparse.errors import DocparseError
+from docparse.model import Document, Format
+
+
+def _parse(path: str, backend: str | None, fmt: str | None) -> Document:
+    try:
+        return parse(Path(path), format=cast("Format | None", fmt), backend=backend)
+    except DocparseError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+
+
+@click.command("chunk")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--strategy",
+    type=click.Choice(("sentence", "unit", "section")),
+    default="sentence",
+    show_default=True,
+    help="sentence: LlamaIndex-parity SentenceSplitter over the document text; "
+    "unit: one chunk per unit; section: units of a section merged.",
+)
+@click.option(
+    "--chunk-size",
+    type=int,
+    default=400,
+    show_default=True,
+    help="Token budget (cl100k) per chunk.",
+)
+@click.option(
+    "--chunk-overlap",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Token overlap (sentence strategy only).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write JSONL chunks here; stdout if omitted.",
+)
+@backend_option
+@format_option
+def chunk_cmd(
+    path: str,
+    strategy: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    output: str | None,
+    backend: str | None,
+    fmt: str | None,
+) -> None:
+    """Chunk a document; one JSON chunk per line (text, unit ids, spans, pages, tokens)."""
+    from docparse.chunking import chunk
+
+    doc = _parse(path, backend, fmt)
+    options: dict[str, Any]
+    if strategy == "sentence":
+        options = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap}
+    else:
+        options = {"max_tokens": chunk_size}
+    try:
+        chunks = chunk(doc, strategy, **options)
+    except (DocparseError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    with click.open_file(output or "-", "w", encoding="utf-8") as out:
+        for c in chunks:
+            out.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
+
+
+@click.command("sample")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("-n", "count", type=int, default=50, show_default=True, help="Number of samples.")
+@click.option(
+    "--strategy",
+    type=click.Choice(("proximity", "cluster", "mixed")),
+    default="mixed",
+    show_default=True,
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--min-sources", type=int, default=5, show_default=True)
+@click.option("--max-sources", type=int, default=15, show_default=True)
+@click.option(
+    "--modality",
+    type=click.Choice(("text", "table", "mixed")),
+    default=None,
+    help="table: at least one table source; text: no table; mixed: both.",
+)
+@click.option(
+    "--target",
+    default=None,
+    metavar="JSON",
+    help='Strata, e.g. \'{"position_bucket": "uniform"}\' or '
+    '\'{"modality": {"text": 0.7, "mixed": 0.3}}\'.',
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    required=True,
+    help="JSONL file to write.",
+)
+@backend_option
+@format_option
+def sample_cmd(
+    path: str,
+    count: int,
+    strategy: str,
+    seed: int,
+    min_sources: int,
+    max_sources: int,
+    modality: str | None,
+    target: str | None,
+    output: str,
+    backend: str | None,
+    fmt: str | None,
+) -> None:
+    """Draw seed+sources samples for QA generation and write them as JSONL."""
+    from docparse.sampling import sample, write_jsonl
+
+    try:
+        target_spec = json.loads(target) if target else None
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="--target") from exc
+    doc = _parse(path, backend, fmt)
+    try:
+        samples = sample(
+            doc,
+            count,
+            cast("Any", strategy),
+            min_sources=min_sources,
+            max_sources=max_sources,
+            modality=modality,
+            seed=seed,
+            target=target_spec,
+        )
+    except DocparseError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    n = write_jsonl(samples, output, doc=doc)
+    click.echo(f"{n} samples written to {output}", err=True)
+
+
+@click.command("stats")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@backend_option
+@format_option
+def stats_cmd(paths: tuple[str, ...], as_json: bool, backend: str | None, fmt: str | None) -> None:
+    """Corpus statistics: documents, units by kind, words and tokens per document type."""
+    from docparse.stats import corpus_stats
+
+    docs = []
+    failed = 0
+    for p in paths:
+        try:
+            docs.append(parse(Path(p), format=cast("Format | None", fmt), backend=backend))
+        except DocparseError as exc:
+            failed += 1
+            click.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+    stats = corpus_stats(docs)
+    if as_json:
+        click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
+    else:
+        _print_stats(stats)
+    if failed:
+        raise SystemExit(1)
+
+
+def _print_stats(stats: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"documents: {stats['documents']}  units: {stats['units']}  "
+        f"words: {stats['words']}  tokens: {stats['tokens']}"
+    )
+    by_format = Table(title="by document type")
+    for col in ("format", "documents", "units", "tables", "words", "tokens", "tokens/doc"):
+        by_format.add_column(col, justify="left" if col == "format" else "right")
+    for fmt, f in stats["by_format"].items():
+        by_format.add_row(
+            fmt,
+            str(f["documents"]),
+            str(f["units"]),
+            str(f["tables"]),
+            str(f["words"]),
+            str(f["tokens"]),
+            f"{f['tokens_mean']:.0f}",
+        )
+    console.print(by_format)
+    kinds = Table(title="units by kind")
+    kinds.add_column("kind")
+    kinds.add_column("count", justify="right")
+    for kind, n in stats["units_by_kind"].items():
+        kinds.add_row(kind, str(n))
+    console.print(kinds)
+    rows = Table(title="documents")
+    for col in ("path", "format", "pages", "units", "tables", "words", "tokens"):
+        rows.add_column(col, justify="left" if col in ("path", "format") else "right")
+    for r in stats["rows"]:
+        rows.add_row(
+            r["path"],
+            r["format"],
+            "-" if r["pages"] is None else str(r["pages"]),
+            str(r["units"]),
+            str(r["tables"]),
+            str(r["words"]),
+            str(r["tokens"]),
+        )
+    console.print(rows)
+
+
+COMMANDS = [chunk_cmd, sample_cmd, stats_cmd]
