@@ -87,6 +87,7 @@ def test_golden_amd_excerpt(amd: Document, golden: Callable[[str, Any], None]) -
 
 def test_amd_invariants_and_stable_ids(amd: Document, fixtures_dir: Path) -> None:
     check_invariants(amd)
+    assert amd.title == "ADVANCED MICRO DEVICES, INC. 10-K"  # from the iXBRL dei facts
     again = HtmParser().parse(fixtures_dir / EXCERPT)
     assert [u.id for u in again.units] == [u.id for u in amd.units]
 
@@ -324,6 +325,18 @@ def test_empty_file(tmp_path: Path) -> None:
         HtmParser().parse(write(tmp_path, ""))
     with pytest.raises(EmptyDocumentError):
         HtmParser().parse(write(tmp_path, "  \n "))
+
+
+def test_entities_are_not_resolved(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '<?xml version="1.0"?><!DOCTYPE html [<!ENTITY xxe SYSTEM "file:///etc/passwd">'
+        '<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+        "<html><body><p>x &xxe; y &b; z &amp; &#169;</p></body></html>",
+    )
+    (unit,) = HtmParser().parse(path).units
+    assert "root:" not in unit.text and "aaaaaaaaaa" not in unit.text
+    assert unit.text.endswith("z & \u00a9")
 
 
 def test_deeply_nested_html(tmp_path: Path) -> None:

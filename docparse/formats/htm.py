@@ -882,6 +882,24 @@ def _walk(root: Any, config: HtmConfig) -> list[UnitDraft]:
     return walker.drafts
 
 
+def _ixbrl_title(root: Any) -> str:
+    """``"<registrant> <form type>"`` from iXBRL ``dei`` facts, or ``""``.
+
+    The ``<title>`` of an iXBRL filing is a file stem (``amd-20221231``), so
+    the registrant name and document type facts make a better title.
+    """
+    facts: dict[str, str] = {}
+    for el in root.iter("ix:nonnumeric"):
+        name = (el.get("name") or "").lower()
+        if name in ("dei:entityregistrantname", "dei:documenttype") and name not in facts:
+            facts[name] = clean_text(el.text_content())
+        if len(facts) == 2:
+            break
+    return clean_text(
+        f"{facts.get('dei:entityregistrantname', '')} {facts.get('dei:documenttype', '')}"
+    )
+
+
 def html_to_text(fragment: str) -> str:
     """Clean text of an HTML fragment, as :class:`HtmParser` puts it in units.
 
@@ -930,8 +948,10 @@ class HtmParser:
             if exc.path is None:
                 exc.path = str(path)
             raise
+        title = _ixbrl_title(root)
         title_el = root.find(".//title")
-        title = clean_text(title_el.text_content()) if title_el is not None else ""
+        if not title and title_el is not None:
+            title = clean_text(title_el.text_content())
         if not title and unwrapped.company:
             title = f"{unwrapped.company} {unwrapped.doc_type or ''}".strip()
         flags: list[str] = []
