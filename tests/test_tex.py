@@ -492,3 +492,49 @@ def test_latex_to_text_is_identity_on_plain_text(text: str) -> None:
     once = latex_to_text(text)
     assert once == clean_text(text)
     assert latex_to_text(once) == once
+
+
+def test_environment_macros_and_class_markup(tmp_path: Path) -> None:
+    """revtex-style \\be/\\ee shortcuts, IEEE author blocks and keywords, longtable."""
+    src = r"""\documentclass{IEEEtran}
+\newcommand{\be}{\begin{equation}}
+\newcommand{\ee}{\end{equation}}
+\newcommand{\method}{\textsc{FastQA}}
+\title{On \method}
+\author{\IEEEauthorblockN{Jane Doe}\IEEEauthorblockA{Univ. X}}
+\begin{document}
+\maketitle
+\begin{IEEEkeywords}
+QA, retrieval
+\end{IEEEkeywords}
+\IEEEPARstart{W}{ith} \method{} we get
+\be
+x = 1 \label{eq:x}
+\ee
+and `more'.
+\begin{longtable}{ll}
+\caption{Long}\\
+A & B \\
+\midrule
+\endfirsthead
+A & B \\
+\endhead
+1 & 2 \\
+\end{longtable}
+\end{document}
+"""
+    path = tmp_path / "ieee.tex"
+    path.write_text(src, encoding="utf-8")
+    doc = TexParser().parse(path)
+    assert [(u.kind, u.text) for u in doc.units if u.kind != "table"] == [
+        ("title", "On FastQA"),
+        ("paragraph", "Jane Doe Univ. X"),
+        ("paragraph", "Keywords: QA, retrieval"),
+        ("paragraph", "With FastQA we get"),
+        ("equation", "\\[ x = 1 \\]"),
+        ("paragraph", "and ‘more'."),
+        ("caption", "Long"),
+    ]
+    table = next(u.table for u in doc.units if u.table is not None)
+    assert table.rows == (("A", "B"), ("1", "2")) and table.n_header_rows == 1
+    assert latex_to_text(r"so \be y=2 \ee", source=path) == "so \\[ y=2 \\]"

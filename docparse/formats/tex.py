@@ -484,6 +484,7 @@ _DROP_MACROS = frozenset(
         "cellcolor",
         "columncolor",
         "tnote",
+        "inst",
         "authornotemark",
         "figsetplot",
         "figsetnum",
@@ -606,6 +607,7 @@ _SYMBOLS: dict[str, str] = {
     "eg": "e.g.",
     "ie": "i.e.",
     "nodata": "…",
+    "sep": ",",
     "textbackslash": "\\",
     "textasciitilde": "~",
     "textasciicircum": "^",
@@ -783,6 +785,11 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "bibliographystyle": "{",
         "printbibliography": "[",
         "tnote": "{",
+        "IEEEauthorblockN": "{",
+        "IEEEauthorblockA": "{",
+        "IEEEPARstart": "{{",
+        "institute": "{",
+        "inst": "{",
         "collaboration": "{{",
         "authornotemark": "[",
         "figsetplot": "{",
@@ -1195,6 +1202,8 @@ class _Converter:
         self.expansions = 0
         self.expansion_cache: dict[str, list[lw.LatexNode]] = {}
         self.prev_comment = False
+        self.prescanned = False
+        self.env_macros: dict[str, str] = {}
 
     # -- files -------------------------------------------------------------
 
@@ -1255,7 +1264,7 @@ class _Converter:
 
     def _input_nodes(self, path: Path) -> list[lw.LatexNode]:
         if path not in self.file_cache:
-            self.file_cache[path] = _walk_source(self._read(path))
+            self.file_cache[path] = _walk_source(_prepare(self._read(path), self.env_macros))
         return self.file_cache[path]
 
     def _input_name(self, node: lw.LatexMacroNode) -> str:
@@ -1271,6 +1280,7 @@ class _Converter:
 
     def prescan(self, nodes: Sequence[lw.LatexNode]) -> None:
         """Collect macro definitions, title and front matter from all nodes."""
+        self.prescanned = True
         i = 0
         nodes = list(nodes)
         while i < len(nodes):
@@ -1474,7 +1484,7 @@ class _Converter:
     def _chars(self, chars: str) -> None:
         if not self.split_paragraphs[-1]:
             self._raw(chars)
-            self._text(chars)
+            self._text(chars.replace("`", "‘"))
             return
         if self.prev_comment and re.match(r"[ \t]*\n", chars):
             self.flush()
@@ -1483,7 +1493,7 @@ class _Converter:
             if k:
                 self.flush()
             self._raw(piece)
-            self._text(piece)
+            self._text(piece.replace("`", "‘"))
 
     def _math(self, node: lw.LatexMathNode) -> None:
         verbatim = _strip_comments(_node_verbatim(node))
@@ -1560,7 +1570,7 @@ class _Converter:
             self.walk(node.nodelist)
             self.flush()
             return
-        if name == "keywords":
+        if name in ("keywords", "IEEEkeywords", "keyword"):
             self._push_block("paragraph", split=False)
             self._raw(verbatim)
             self._text("Keywords: ")
@@ -1900,6 +1910,21 @@ class _Converter:
             self.walk([a for a in [_last_mandatory(node)] if a is not None])
             self.raw_on = saved
             return i + 1
+        if name in _BLOCK_MACROS:
+            # author blocks and the like: their text stands apart from the next
+            self._raw(verbatim)
+            saved, self.raw_on = self.raw_on, False
+            self._text(" ")
+            self.walk([a for a in [_last_mandatory(node)] if a is not None])
+            self._text(" ")
+            self.raw_on = saved
+            return i + 1
+        if name == "IEEEPARstart":
+            self._raw(verbatim)
+            saved, self.raw_on = self.raw_on, False
+            self.walk([a for a in _mandatory(node) if a is not None])
+            self.raw_on = saved
+            return i + 1
         if name in ("textcolor", "colorbox", "collaboration"):
             self._raw(verbatim)
             saved, self.raw_on = self.raw_on, False
@@ -2102,7 +2127,9 @@ class _Converter:
     # -- drive ---------------------------------------------------------------
 
     def run(self, nodes: list[lw.LatexNode], *, fragment: bool) -> list[UnitDraft]:
-        self.prescan(nodes)
+        if not self.prescanned:
+            self.prescan(nodes)
+        self.prescanned = True
         body = None if fragment else _find_document(nodes)
         if body is None:
             body_nodes = nodes
@@ -2141,6 +2168,9 @@ class _Converter:
                 b.related.append(ia)
 
 
+_BLOCK_MACROS = frozenset(
+    {"IEEEauthorblockN", "IEEEauthorblockA", "Name", "institute", "orgname", "and"}
+)
 _DIMEN_MACROS = frozenset({"vskip", "hskip", "kern", "mskip", "mkern", "moveleft", "moveright"})
 _UNIT = r"(?:pt|em|ex|mm|cm|in|bp|pc|sp|dd|cc|mu|fil+)"
 _DIMEN = re.compile(
@@ -2550,27 +2580,77 @@ def _grid(
 # Public API
 
 
+_ENV_MACRO_DEF = re.compile(
+    r"\\(?:(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([A-Za-z@]+)\s*\}|\\([A-Za-z@]+))"
+    r"|\\[gex]?def\s*\\([A-Za-z@]+))\s*\{"
+)
+
+
+def _env_macro_defs(text: str) -> tuple[str, dict[str, str]]:
+    """Take out argument-free macros that open or close an environment.
+
+    ``\\newcommand{\\be}{\\begin{equation}}`` cannot be left to the parser:
+    it pairs ``\\begin`` with ``\\end`` while reading, so the definition (and
+    every ``\\be ... \\ee``) would swallow the text after it. Such
+    definitions are removed from the text and returned as name -> body.
+    """
+    found: dict[str, str] = {}
+    spans: list[tuple[int, int]] = []
+    for m in _ENV_MACRO_DEF.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if _COMMENT.search(text, line_start, m.start()):
+            continue
+        end = _skip_group(text, m.end() - 1)
+        body = text[m.end() : end - 1]
+        if re.search(r"\\(?:begin|end)\s*\{", body) and "#" not in body:
+            found[m.group(1) or m.group(2) or m.group(3)] = " ".join(body.split())
+            spans.append((m.start(), end))
+    if not found:
+        return text, {}
+    pieces = []
+    last = 0
+    for start, end in spans:
+        pieces.append(text[last:start])
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces), found
+
+
+def _expand_env_macros(text: str, env_macros: dict[str, str]) -> str:
+    if not env_macros:
+        return text
+    names = sorted(env_macros, key=len, reverse=True)
+    pattern = re.compile(r"\\(" + "|".join(re.escape(n) for n in names) + r")(?![A-Za-z@])")
+    return pattern.sub(lambda m: " " + env_macros[m.group(1)] + " ", text)
+
+
+def _prepare(text: str, env_macros: dict[str, str]) -> str:
+    """Source text as it is parsed: environment macros expanded (see above)."""
+    text, own = _env_macro_defs(text)
+    env_macros.update(own)
+    return _expand_env_macros(text, env_macros)
+
+
 def _convert(
     text: str, config: TexConfig, root: Path | None, *, fragment: bool
 ) -> tuple[list[UnitDraft], _Converter]:
-    try:
-        nodes = _walk_source(text)
-    except lw.LatexWalkerError as exc:
-        raise ParseError(root, f"LaTeX could not be read: {exc}", cause=exc) from exc
     conv = _Converter(config, root)
     try:
+        nodes = _walk_source(_prepare(text, conv.env_macros))
         drafts = conv.run(nodes, fragment=fragment)
+    except lw.LatexWalkerError as exc:
+        raise ParseError(root, f"LaTeX could not be read: {exc}", cause=exc) from exc
     except RecursionError as exc:
         raise ParseError(root, "LaTeX nested too deeply", cause=exc) from exc
     return drafts, conv
 
 
 @lru_cache(maxsize=32)
-def _macros_of(path: str, mtime: float) -> dict[str, _Macro]:
+def _macros_of(path: str, mtime: float) -> tuple[dict[str, _Macro], dict[str, str]]:
     p = Path(path)
     conv = _Converter(TexConfig(), p)
-    conv.prescan(_walk_source(conv._read(p)))
-    return dict(conv.macros)
+    conv.prescan(_walk_source(_prepare(conv._read(p), conv.env_macros)))
+    return dict(conv.macros), dict(conv.env_macros)
 
 
 def latex_to_text(fragment: str, *, source: str | Path | None = None) -> str:
@@ -2587,19 +2667,17 @@ def latex_to_text(fragment: str, *, source: str | Path | None = None) -> str:
     >>> latex_to_text(r"The \\textbf{peak} is $\\sim100$ times higher~\\citep{M19}.")
     'The peak is $\\\\sim100$ times higher.'
     """
-    config = TexConfig(footnotes=False)
-    try:
-        nodes = _walk_source(fragment)
-    except lw.LatexWalkerError:  # pragma: no cover - tolerant parsing
-        return clean_text(fragment)
-    conv = _Converter(config, None)
+    conv = _Converter(TexConfig(footnotes=False), None)
     if source is not None:
         p = Path(source)
         if p.is_file():
-            conv.macros.update(_macros_of(str(p.resolve()), p.stat().st_mtime))
+            macros, env_macros = _macros_of(str(p.resolve()), p.stat().st_mtime)
+            conv.macros.update(macros)
+            conv.env_macros.update(env_macros)
     try:
+        nodes = _walk_source(_prepare(fragment, conv.env_macros))
         drafts = conv.run(nodes, fragment=True)
-    except RecursionError:
+    except (lw.LatexWalkerError, RecursionError):  # pragma: no cover - tolerant parsing
         return ""
     texts = []
     for d in drafts:
