@@ -538,3 +538,30 @@ A & B \\
     table = next(u.table for u in doc.units if u.table is not None)
     assert table.rows == (("A", "B"), ("1", "2")) and table.n_header_rows == 1
     assert latex_to_text(r"so \be y=2 \ee", source=path) == "so \\[ y=2 \\]"
+
+
+def test_abstract_command_and_bibliography_excluded(tmp_path: Path) -> None:
+    src = r"""\documentclass{aastex}
+\begin{document}
+\title{T}
+\abstract{Short \emph{abstract}.}
+\section{S}
+Body~\citep{a}.
+\acknowledgments
+Thanks.
+\begin{thebibliography}{9}
+\bibitem{a} A. Author, Some Journal 1 (2020).
+\end{thebibliography}
+\end{document}
+"""
+    path = tmp_path / "a.tex"
+    path.write_text(src, encoding="utf-8")
+    doc = TexParser().parse(path)
+    assert [(u.kind, u.text, u.section) for u in doc.units] == [
+        ("title", "T", ()),
+        ("abstract", "Short abstract.", ()),
+        ("heading", "S", ("S",)),
+        ("paragraph", "Body.", ("S",)),
+        ("heading", "Acknowledgments", ("Acknowledgments",)),
+        ("paragraph", "Thanks.", ("Acknowledgments",)),
+    ]
