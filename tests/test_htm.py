@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import docparse
@@ -405,6 +405,9 @@ def test_html_to_text_has_no_tags_and_keeps_text(frag: tuple[str, str]) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("<>/ab pdivtable=\"'!-x\n")), max_size=120))
 def test_html_to_text_never_leaves_a_tag(s: str) -> None:
+    # A "<" followed by another "<" before any ">" is a literal "<" (text, as
+    # in a browser): "<<a>a>" shows "<a>". Such input is left out.
+    assume(not re.search(r"<[^>]*<", s))
     out = html_to_text(s)
     # Without "&" no escaped markup can turn into literal text, so any tag
     # in the output would be one the parser failed to remove.
