@@ -777,3 +777,96 @@ def _page_losses(tw: _Side, pw: _Side, matched: dict[int, int]) -> tuple[PageLos
         words[first] += len(pending)
         lost[first] += len(pending)
     return tuple(PageLoss(p, words[p], lost[p]) for p in sorted(words))
+
+
+# -- running it on files ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BackendRun:
+    """One PDF backend's parse of the document, projected against the twin.
+
+    ``seconds`` is the parse time of the PDF (not the projection); ``error``
+    is set instead of ``projection`` when the backend failed on this file.
+    """
+
+    backend: str
+    seconds: float
+    projection: Projection | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FidelityRun:
+    """A twin and one PDF, parsed by several backends and scored."""
+
+    twin: Document
+    pdf: str
+    runs: tuple[BackendRun, ...]
+    threshold: float = 0.9
+
+    def summary(self, lost_units: int = 25) -> dict[str, Any]:
+        """Per-backend summaries (with ``seconds`` and the worst-hit units), JSON-ready."""
+        texts = {u.id: u for u in self.twin.units}
+        backends: dict[str, Any] = {}
+        for run in self.runs:
+            if run.projection is None:
+                backends[run.backend] = {"error": run.error, "seconds": run.seconds}
+                continue
+            s = run.projection.summary(self.threshold)
+            s["seconds"] = run.seconds
+            worst = sorted(
+                (u for u in run.projection.units if u.status in ("missing", "partial")),
+                key=lambda u: (u.similarity, -u.n_words),
+            )[:lost_units]
+            s["lost_units"] = [
+                {
+                    "status": u.status,
+                    "similarity": u.similarity,
+                    "kind": u.kind,
+                    "section": u.section,
+                    "words": u.n_words,
+                    "pages": list(u.pages),
+                    "text": texts[u.twin_id].text[:300],
+                }
+                for u in worst
+            ]
+            backends[run.backend] = s
+        return {
+            "twin": self.twin.source_path,
+            "pdf": self.pdf,
+            "threshold": self.threshold,
+            "backends": backends,
+        }
+
+
+def fidelity(
+    twin: str | Document,
+    pdf: str,
+    backends: Sequence[str] = ("pymupdf",),
+    *,
+    config: ProjectionConfig | None = None,
+    threshold: float = 0.9,
+) -> FidelityRun:
+    """Parse ``pdf`` with each backend and project ``twin`` (a path or a parsed twin) onto it.
+
+    A backend that fails on the file (a :class:`~docparse.errors.DocparseError`)
+    is reported with its error instead of stopping the others.
+    """
+    import time
+
+    from docparse.api import parse
+    from docparse.errors import DocparseError
+
+    twin_doc = parse(twin) if isinstance(twin, str) else twin
+    runs: list[BackendRun] = []
+    for name in backends:
+        start = time.perf_counter()
+        try:
+            parsed = parse(pdf, backend=name)
+        except DocparseError as exc:
+            runs.append(BackendRun(name, time.perf_counter() - start, error=str(exc)))
+            continue
+        seconds = time.perf_counter() - start
+        runs.append(BackendRun(name, seconds, project(twin_doc, parsed, config)))
+    return FidelityRun(twin_doc, str(pdf), tuple(runs), threshold)

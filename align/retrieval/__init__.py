@@ -9,7 +9,13 @@
 
 from __future__ import annotations
 
-from align.retrieval.evaluate import RecordResult, RetrievalReport, evaluate
+from align.retrieval.evaluate import (
+    RecordResult,
+    RetrievalReport,
+    evaluate,
+    evaluate_files,
+    find_document,
+)
 from align.retrieval.metrics import (
     PRF,
     attribution,
@@ -39,7 +45,9 @@ __all__ = [
     "TfidfRetriever",
     "attribution",
     "evaluate",
+    "evaluate_files",
     "evidence_f1",
+    "find_document",
     "first_rank",
     "get_retriever",
     "hit_at_k",

@@ -23,9 +23,11 @@ string maps to. It reports
 
 from __future__ import annotations
 
+import logging
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from align.locate import ChunkLike, Match, locate
@@ -42,7 +44,9 @@ from align.retrieval.metrics import (
 from align.retrieval.retrievers import Retriever
 from docparse.model import Document
 
-__all__ = ["RecordResult", "RetrievalReport", "evaluate"]
+__all__ = ["RecordResult", "RetrievalReport", "evaluate", "evaluate_files", "find_document"]
+
+log = logging.getLogger(__name__)
 
 Chunks = Sequence[ChunkLike] | Document
 
@@ -283,3 +287,59 @@ def _evidence_recall(ranked: Sequence[str], ev_chunks: Sequence[Sequence[str]], 
         return 1.0
     top = set(ranked[:k])
     return sum(1 for ids in ev_chunks if ids and all(c in top for c in ids)) / len(ev_chunks)
+
+
+def find_document(name: str, docs_dir: str | Path, prefer: str = ".pdf") -> Path | None:
+    """The file in ``docs_dir`` (searched recursively) that a QA record's ``doc`` names.
+
+    A file matches when its name or stem equals ``name`` (case-insensitive);
+    among several matches the one with suffix ``prefer`` wins, then the
+    shortest path.
+    """
+    wanted = name.strip().lower()
+    hits = [
+        p
+        for p in Path(docs_dir).rglob("*")
+        if p.is_file() and wanted in (p.name.lower(), p.stem.lower())
+    ]
+    if not hits:
+        return None
+    return min(hits, key=lambda p: (p.suffix.lower() != prefer, len(str(p)), str(p)))
+
+
+def evaluate_files(
+    qa_file: str | Path,
+    docs_dir: str | Path,
+    *,
+    chunker: str = "sentence",
+    retriever: str | Retriever = "bm25",
+    backend: str | None = None,
+    qa_format: str | None = None,
+    prefer: str = ".pdf",
+    ks: Sequence[int] = (1, 3, 5, 10),
+    evidence_k: int = 1,
+) -> RetrievalReport:
+    """Read QA records, parse and chunk each document they name, and :func:`evaluate`.
+
+    Documents are looked up in ``docs_dir`` with :func:`find_document`,
+    parsed with :func:`docparse.parse` (``backend`` for PDFs) and cut with
+    :func:`docparse.chunking.chunk` (``chunker``: ``sentence``, ``unit`` or
+    ``section``). Records whose document is not found count as
+    ``no_document``; a document that fails to parse raises its typed error.
+    """
+    from align.readers import read_qa
+    from align.retrieval.retrievers import get_retriever
+    from docparse.api import parse
+    from docparse.chunking import chunk
+
+    records = read_qa(qa_file, qa_format)
+    chunks: dict[str, Sequence[ChunkLike]] = {}
+    for doc_name in dict.fromkeys(r.doc for r in records):
+        path = find_document(doc_name, docs_dir, prefer)
+        if path is None:
+            log.warning("no document for %r in %s", doc_name, docs_dir)
+            continue
+        doc = parse(path, backend=backend if path.suffix.lower() == ".pdf" else None)
+        chunks[doc_name] = chunk(doc, chunker)
+    r = get_retriever(retriever) if isinstance(retriever, str) else retriever
+    return evaluate(records, chunks, r, ks, evidence_k=evidence_k)
