@@ -565,3 +565,29 @@ Thanks.
         ("heading", "Acknowledgments", ("Acknowledgments",)),
         ("paragraph", "Thanks.", ("Acknowledgments",)),
     ]
+
+
+def test_nested_tabular_is_cell_text(tmp_path: Path) -> None:
+    path = tmp_path / "n.tex"
+    path.write_text(
+        r"""\documentclass{article}\begin{document}
+\begin{table}\caption{N}
+\begin{tabular}{ll}
+\toprule[1.5pt]
+\begin{tabular}[c]{@{}c@{}}Multi\\line\end{tabular} & \makecell{A\\B} \\
+\midrule[0.5pt]
+\cellcolor{gray}x & \num{1.5e3} \\
+\addlinespace[2pt]
+y & z \\
+\bottomrule
+\end{tabular}
+\end{table}
+\end{document}
+""",
+        encoding="utf-8",
+    )
+    doc = TexParser().parse(path)
+    tables = [u.table for u in doc.units if u.table is not None]
+    assert len(tables) == 1 == latex_table_count(path.read_text(encoding="utf-8"))
+    assert tables[0].rows == (("Multi line", "A B"), ("x", "1.5e3"), ("y", "z"))
+    assert tables[0].n_header_rows == 1

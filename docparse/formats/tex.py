@@ -482,6 +482,7 @@ _DROP_MACROS = frozenset(
         "endlastfoot",
         "rowcolor",
         "cellcolor",
+        "arrayrulecolor",
         "columncolor",
         "tnote",
         "inst",
@@ -665,6 +666,13 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "multicolumn": "{{{",
         "multirow": "[{[{[{",
         "cline": "{",
+        "cdashline": "{",
+        "Xhline": "{",
+        "arrayrulecolor": "[{",
+        "addlinespace": "[",
+        "bottomrule": "[",
+        "midrule": "[",
+        "toprule": "[",
         "hhline": "{",
         "specialrule": "{{{",
         "resizebox": "*{{{",
@@ -1203,6 +1211,7 @@ class _Converter:
         self.expansion_cache: dict[str, list[lw.LatexNode]] = {}
         self.prev_comment = False
         self.prescanned = False
+        self.cell_depth = 0
         self.env_macros: dict[str, str] = {}
 
     # -- files -------------------------------------------------------------
@@ -1548,7 +1557,11 @@ class _Converter:
             self._verbatim(node, name)
             return
         if name in TABULAR_ENVIRONMENTS:
-            self._table(node, name)
+            if self.cell_depth:
+                # a tabular inside a cell stacks lines; it is cell text
+                self.walk(node.nodelist)
+            else:
+                self._table(node, name)
             return
         if name in _FLOATS:
             self._float(node, name)
@@ -2431,7 +2444,11 @@ class _TableParser:
                 if isinstance(arg, lw.LatexGroupNode)
                 else ([arg] if arg is not None else [])
             )
-        text, annotations = self.conv._render_with_annotations(significant)
+        self.conv.cell_depth += 1
+        try:
+            text, annotations = self.conv._render_with_annotations(significant)
+        finally:
+            self.conv.cell_depth -= 1
         self.annotations.extend(annotations)
         return text, max(col_span, 1), max(row_span, 1)
 
