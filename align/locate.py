@@ -443,7 +443,8 @@ class Locator:
         """
         keep, flat = _dense(ev)
         hits: list[tuple[int, int, int]] = []  # (item, ev start, ev end)
-        for i, unit in enumerate(self._dense):
+        for i in self._mosaic_items(ev, found, page):
+            unit = self._dense[i]
             if len(unit) < 6:
                 continue
             al = fuzz.partial_ratio_alignment(unit, flat, score_cutoff=90)
@@ -477,6 +478,34 @@ class Locator:
             s0 = self._item_starts[i]
             blocks.append(_Hit(e0, e1, s0, s0 + len(self._norms[i].text)))
         found.blocks = blocks
+
+    def _mosaic_items(self, ev: str, found: _Found, page: int | None) -> list[int]:
+        """Units worth comparing with long evidence, in document order.
+
+        Near the ordered candidates and blocks, around units sharing a rare
+        word with the evidence, and on the page hint: scanning every unit
+        would make evidence absent from a long document expensive.
+        """
+        reach = len(ev)
+        ranges: list[tuple[int, int]] = []
+        for first, end, _ in self._candidates(ev.split(), page)[:3]:
+            ranges.append((self.word_starts[first], self.word_ends[end - 1]))
+        ranges.extend((b.start, b.end) for b in found.blocks)
+        picked: set[int] = set()
+        last = len(self.concat) - 1
+        for lo, hi in ranges:
+            a = self._item_at(max(0, lo - reach))
+            b = self._item_at(min(last, hi + reach))
+            picked.update(range(a, b + 1))
+        for tok in set(ev.split()):
+            post = self.unigrams.get(tok) if len(tok) >= 4 else None
+            if post is not None and len(post) <= 8:
+                for p in post:
+                    i = self._item_at(self.word_starts[p])
+                    picked.update(range(max(0, i - 3), min(len(self.items), i + 4)))
+        if page is not None:
+            picked.update(i for i, it in enumerate(self.items) if page in it.pages)
+        return sorted(picked)
 
     def _align(self, seg: str, first: int, end: int) -> list[_Hit]:
         """LCS blocks of ``seg`` in the window of words ``first:end``.

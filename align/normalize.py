@@ -57,6 +57,8 @@ _SPECIAL = re.compile(
     r"|(?P<uni>[A-Za-z]?[^\x00-\x7f]+)"
 )
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_PUNCT_TO_SPACE = str.maketrans(dict.fromkeys(_ASCII_PUNCT, " "))
+_TOKEN = re.compile(r"\S+")
 
 
 def _is_punct(ch: str) -> bool:
@@ -111,10 +113,21 @@ class _Builder:
         """ASCII text without whitespace: copied one to one (the fast path)."""
         if self.fold_case:
             text = text.lower()
-        if self.fold_punct and any(c in _ASCII_PUNCT for c in text):
-            for i, ch in enumerate(text):
-                self.piece(ch, offset + i, offset + i + 1)
-            return
+        if self.fold_punct:
+            folded = text.translate(_PUNCT_TO_SPACE)
+            if folded != text:
+                pos = 0
+                for m in _TOKEN.finditer(folded):
+                    if m.start() > pos:
+                        self.space(offset + pos, offset + pos + 1)
+                    self._copy(m.group(), offset + m.start())
+                    pos = m.end()
+                if pos < len(folded):
+                    self.space(offset + pos, offset + pos + 1)
+                return
+        self._copy(text, offset)
+
+    def _copy(self, text: str, offset: int) -> None:
         self.chars.append(text)
         self.starts.extend(range(offset, offset + len(text)))
         self.ends.extend(range(offset + 1, offset + len(text) + 1))
@@ -184,6 +197,35 @@ def math_to_text(tex: str) -> str:
     return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
 
 
+_HYPHEN_HINT = re.compile(r"[A-Za-z]-\s")
+
+
+def _ascii(text: str, fold_case: bool, fold_punct: bool) -> NormalizedText:
+    """The common case, token by token: ASCII text with no hyphen at a line break.
+
+    Gives exactly what the general path gives (a space maps to the gap it
+    replaces), an order of magnitude faster on long documents.
+    """
+    t = text.lower() if fold_case else text
+    if fold_punct:
+        t = t.translate(_PUNCT_TO_SPACE)
+    parts: list[str] = []
+    starts: array[int] = array("q")
+    ends: array[int] = array("q")
+    prev = -1
+    for m in _TOKEN.finditer(t):
+        s, e = m.span()
+        if prev >= 0:
+            parts.append(" ")
+            starts.append(prev)
+            ends.append(s)
+        parts.append(m.group())
+        starts.extend(range(s, e))
+        ends.extend(range(s + 1, e + 1))
+        prev = e
+    return NormalizedText("".join(parts), text, starts, ends)
+
+
 def _feed(b: _Builder, text: str, offset: int, join_hyphens: bool) -> None:
     pos = 0
     for m in _SPECIAL.finditer(text):
@@ -228,8 +270,11 @@ def normalize(
     >>> normalize("The ﬁrst “evi-\\ndence” —  here").text
     'The first "evidence" - here'
     """
+    no_math = not math or ("$" not in text and "\\" not in text)
+    if no_math and text.isascii() and not (join_hyphens and _HYPHEN_HINT.search(text)):
+        return _ascii(text, fold_case, fold_punct)
     b = _Builder(fold_case, fold_punct)
-    if not math or ("$" not in text and "\\" not in text):
+    if no_math:
         _feed(b, text, 0, join_hyphens)
         return b.finish(text)
     pos = 0
