@@ -1,0 +1,135 @@
+"""``docparse evidence``: does a QA dataset's gold evidence survive parsing?"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from docparse.errors import DocparseError
+
+if TYPE_CHECKING:
+    from align.evidence import QuestionReport
+
+_QA_FORMATS = ("financebench", "qasper", "pdfqa", "climretrieve", "generic")
+
+
+@click.command("evidence")
+@click.argument("qa_file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--docs",
+    "docs_dir",
+    required=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Folder holding the documents (searched recursively by name).",
+)
+@click.option(
+    "--backend",
+    "-b",
+    default="pymupdf",
+    show_default=True,
+    help="PDF backend (pymupdf, pdfplumber, unstructured) or twin format (tex, htm, ...).",
+)
+@click.option(
+    "--format-of-qa",
+    "qa_format",
+    type=click.Choice(_QA_FORMATS),
+    default=None,
+    help="QA file format (detected when omitted).",
+)
+@click.option(
+    "--min-coverage",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.9,
+    show_default=True,
+    help="Share of the evidence's characters that must be found.",
+)
+@click.option(
+    "--doc",
+    "only_docs",
+    multiple=True,
+    help="Only questions about this document (repeatable).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write one JSON line per question here.",
+)
+def evidence_cmd(
+    qa_file: str,
+    docs_dir: str,
+    backend: str,
+    qa_format: str | None,
+    min_coverage: float,
+    only_docs: tuple[str, ...],
+    output: str | None,
+) -> None:
+    """Locate each question's gold evidence in the parse of its document.
+
+    Prints per question whether the evidence was found (exact or fuzzy),
+    split across units, partial or missing, with its pages, then a summary
+    per document.
+    """
+    from align.evidence import evidence_report, evidence_summary
+    from align.readers import read_qa
+
+    try:
+        records = read_qa(qa_file, qa_format)
+    except DocparseError as exc:
+        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    if only_docs:
+        wanted = set(only_docs)
+        records = [r for r in records if r.doc in wanted]
+    reports = evidence_report(
+        records, Path(docs_dir), backend, min_coverage=min_coverage, progress=True
+    )
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            for rep in reports:
+                fh.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
+    _print(reports, evidence_summary(reports))
+
+
+def _print(reports: Sequence[QuestionReport], summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    per_q = Table(title="questions")
+    for col in ("doc", "question", "status", "evidence", "pages"):
+        per_q.add_column(col, overflow="fold")
+    for rep in reports:
+        counts: dict[str, int] = {}
+        for r in rep.results:
+            counts[r.match.status] = counts.get(r.match.status, 0) + 1
+        per_q.add_row(
+            rep.record.doc[:30],
+            rep.record.question[:60],
+            rep.status,
+            ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or (rep.error or "-"),
+            ",".join(map(str, rep.pages[:8])) + ("..." if len(rep.pages) > 8 else ""),
+        )
+    console.print(per_q)
+    table = Table(title="evidence by document")
+    cols = ("evidence", "exact", "fuzzy", "split", "partial", "missing", "page_ok", "with_page")
+    table.add_column("doc")
+    for col in cols:
+        table.add_column(col, justify="right")
+    for doc, row in summary["documents"].items():
+        table.add_row(doc[:40], *(str(row[c]) for c in cols))
+    if summary["total"]:
+        table.add_row("[bold]total", *(f"[bold]{summary['total'][c]}" for c in cols))
+    console.print(table)
+    page = summary["page_rate"]
+    console.print(
+        f"found (exact, fuzzy or split): {100 * summary['found_rate']:.1f}%"
+        + (f"   on the dataset's page: {100 * page:.1f}% of those with a page" if page else "")
+    )
+
+
+COMMANDS = [evidence_cmd]
