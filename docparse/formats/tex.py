@@ -260,6 +260,25 @@ _CITE_NAMES = frozenset(
 )
 _REF_NAMES = frozenset(
     {
+        "sectionref",
+        "equationref",
+        "tableref",
+        "figureref",
+        "algorithmref",
+        "theoremref",
+        "lemmaref",
+        "remarkref",
+        "corollaryref",
+        "definitionref",
+        "conjectureref",
+        "axiomref",
+        "exampleref",
+        "appendixref",
+        "subfigref",
+        "subtabref",
+        "propositionref",
+        "partref",
+        "chapterref",
         "ref",
         "eqref",
         "autoref",
@@ -485,6 +504,7 @@ _DROP_MACROS = frozenset(
         "arrayrulecolor",
         "columncolor",
         "tnote",
+        "includeteximage",
         "inst",
         "authornotemark",
         "figsetplot",
@@ -608,6 +628,7 @@ _SYMBOLS: dict[str, str] = {
     "eg": "e.g.",
     "ie": "i.e.",
     "nodata": "…",
+    "titlebreak": " ",
     "sep": ",",
     "textbackslash": "\\",
     "textasciitilde": "~",
@@ -793,6 +814,29 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "bibliographystyle": "{",
         "printbibliography": "[",
         "tnote": "{",
+        "sectionref": "{",
+        "equationref": "{",
+        "tableref": "{",
+        "figureref": "{",
+        "algorithmref": "{",
+        "theoremref": "{",
+        "lemmaref": "{",
+        "remarkref": "{",
+        "corollaryref": "{",
+        "definitionref": "{",
+        "conjectureref": "{",
+        "axiomref": "{",
+        "exampleref": "{",
+        "appendixref": "{",
+        "subfigref": "{",
+        "subtabref": "{",
+        "propositionref": "{",
+        "partref": "{",
+        "chapterref": "{",
+        "floatconts": "{{{",
+        "includeteximage": "[{",
+        "subfigure": "[[{",
+        "subtable": "[[{",
         "IEEEauthorblockN": "{",
         "IEEEauthorblockA": "{",
         "IEEEPARstart": "{{",
@@ -1885,6 +1929,43 @@ class _Converter:
             self._raw(verbatim)
             self._footnote(node)
             return i + 1
+        if name == "floatconts":
+            # jmlr: \floatconts{label}{\caption{..}}{contents}
+            self._raw(verbatim)
+            mand = _mandatory(node)
+            if mand:
+                target = _group_body(mand[0]).strip()
+                if target and self.float_stack:
+                    self.float_stack[-1].labels.append(target)
+                if target:
+                    self.buf.annotations.append(Annotation("label", target))
+            saved, self.raw_on = self.raw_on, False
+            self.walk([a for a in mand[1:] if a is not None])
+            self.raw_on = saved
+            return i + 1
+        if name in ("subfigure", "subtable", "subfloat"):
+            # subfigure package: \subfigure[sub-caption][pos]{content}
+            self._raw(verbatim)
+            opt = _optional(node)
+            if opt and opt[0] is not None:
+                text, annotations = self._render_with_annotations([opt[0]])
+                if text:
+                    draft = UnitDraft(
+                        kind="caption",
+                        text=text,
+                        raw=verbatim,
+                        section=self._section_path(),
+                        annotations=tuple(annotations),
+                    )
+                    if self.float_stack:
+                        self.float_stack[-1].captions.append(draft)
+                        self.deferred.append(draft)
+                    else:
+                        self._emit(draft)
+            saved, self.raw_on = self.raw_on, False
+            self.walk([a for a in [_last_mandatory(node)] if a is not None])
+            self.raw_on = saved
+            return i + 1
         if name in ("caption", "captionof", "subcaption"):
             self._raw(verbatim)
             self._caption(node)
@@ -1973,6 +2054,20 @@ class _Converter:
         if isinstance(simplify, str) and "%" not in simplify:
             self._text(simplify)
             return i + 1
+        if (
+            name.endswith("ref")
+            and not _args(node)
+            and i + 1 < len(nodes)
+            and isinstance(nodes[i + 1], lw.LatexGroupNode)
+            and re.fullmatch(r"[^\s{}\\]+", _group_body(nodes[i + 1]).strip() or " ")
+        ):
+            # an unknown cross-reference command (\figref{fig:x}): a marker
+            self._raw(_node_verbatim(nodes[i + 1]))
+            for key in _group_body(nodes[i + 1]).split(","):
+                if key.strip():
+                    self.buf.annotations.append(Annotation("ref", key.strip()))
+            self._text(_SENTINEL)
+            return i + 2
         # unknown or text-wrapping macro: its mandatory arguments are its text
         saved, self.raw_on = self.raw_on, False
         for k, arg in enumerate(a for a in _mandatory(node) if a is not None):
