@@ -23,16 +23,19 @@ builders) are cut into units as follows:
   below the last numbered heading. Before any numbered heading, an underlined
   title's depth is the rank of its underline style in order of first use
   (as in reStructuredText). The section path is the stack of heading titles.
-* **List items**: a line starting with ``*``, ``-``, ``+``, ``•``, ``1.``,
+* **List items**: a line starting with ``*``, ``-``, ``+``, ``o``, ``•``, ``1.``,
   ``1)``, ``a)``, ``(1)`` begins an item; following lines indented more
   than the bullet continue it. A block with 3+ lines that are mostly numbered
   entries (a table of contents) gives one item per line.
 * **Code / preformatted** blocks keep their line structure in ``raw`` (the
   unit text is whitespace-collapsed like every unit): a block with a shell or
   REPL prompt line (``$ ``, ``# ``, ``>>> ``, ``% ``), a block whose lines
-  use two or more indentation levels that a list does not explain, a block
-  with column alignment (runs of 3+ inner spaces on half its lines) or a
-  block indented beyond the base indent that is dense in code symbols.
+  use three indentation levels (or two, with an indented body after a line
+  ending in ``:``/``{``/``\\``/``;`` or dense in symbols), a block with
+  column alignment (runs of 3+ inner spaces on half its lines), a block
+  starting with ``#!`` or a diff header, a multi-line block whose first line
+  is short (well under the wrap width) and that is dense in code symbols, or
+  a block indented beyond the base indent that is dense in code symbols.
 * **Grid tables** drawn with ``+---+`` / ``|`` become table units (cells
   split at the ``|`` columns common to all rows, wrapped cell lines joined);
   a preceding ``Table 1.2. ...`` line is the table's caption (a caption unit
@@ -83,7 +86,7 @@ _RULE = re.compile(r"^\s*[-_=*]{3,}\s*$")
 _NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){0,6})\.?\s+(\S.*)$")
 _CHAPTER = re.compile(r"^(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b[.:]?", re.I)
 _BULLET = re.compile(
-    r"^(?P<ind>\s*)(?P<b>[*\-+\u2022\u2023\u25e6\u00b7]|\d{1,3}[.)]|[a-zA-Z][.)]|\(\d{1,3}\)|\([a-z]\))\s+(?=\S)"
+    r"^(?P<ind>\s*)(?P<b>[*\-+o\u2022\u2023\u25e6\u00b7]|\d{1,3}[.)]|[a-zA-Z][.)]|\(\d{1,3}\)|\([a-z]\))\s+(?=\S)"
 )
 _TOC_LINE = re.compile(r"^\s*(?:[*\-+]\s+)?(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.)\s+\S")
 _PROMPT = re.compile(r"^\s*(?:\$|#|>>>|%|\.\.\.|C:\\>)\s+\S")
@@ -147,6 +150,9 @@ class _Builder:
         self.cfg = cfg
         self.blocks = split_blocks(text)
         self.base = _base_indent(self.blocks)
+        lengths = sorted(len(ln.src) for b in self.blocks for ln in b)
+        # The wrap width of the text: long lines, not the longest outlier.
+        self.width = lengths[int(0.95 * (len(lengths) - 1))] if lengths else 80
         self.drafts: list[UnitDraft] = []
         self.section: list[tuple[int, str]] = []
         self.last_numbered_depth = 0
@@ -336,6 +342,21 @@ class _Builder:
             block
         ):
             return True
+        if block[0].text.startswith(("#!", "--- ", "+++ ", "@@ ", "diff ")):
+            return True
+        if _prose_like(block[0].text):
+            return False  # a sentence that mentions paths, URLs or "quotes"
+        # Hard-wrapped prose fills its first line; code at the body indent
+        # starts short and is dense in symbols (``LC_ALL := C.UTF-8``).
+        if (
+            len(block) >= 2
+            and dense >= 0.06
+            and len(block[0].src) < 0.8 * self.width
+            and not block[0].text.endswith((".", ","))
+        ):
+            return True
+        if len(block) == 1 and block[0].text.endswith("."):
+            return False
         return min(ln.indent for ln in block) > self.base and dense >= 0.08
 
     def join(self, parts: list[str]) -> str:
@@ -358,6 +379,15 @@ class _Builder:
             # A URL broken after its scheme ("https://" / "www...") has no space.
             out = out + part if out.endswith("://") else out + " " + part
         return out
+
+
+def _prose_like(line: str) -> bool:
+    """At least five words, seven in ten of them plain words."""
+    toks = line.split()
+    plain = sum(
+        bool(re.fullmatch(r"[\"'(\u201c]?[A-Za-z][a-z'\u2019]*[.,;:)\"\u201d]?", t)) for t in toks
+    )
+    return len(toks) >= 5 and plain >= 0.7 * len(toks)
 
 
 def _title_key(text: str) -> str | None:
