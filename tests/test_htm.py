@@ -339,6 +339,17 @@ def test_entities_are_not_resolved(tmp_path: Path) -> None:
     assert unit.text.endswith("z & \u00a9")
 
 
+def test_legacy_encoding_from_meta_charset(tmp_path: Path) -> None:
+    path = tmp_path / "w.htm"
+    html = (
+        "<html><head><meta http-equiv='Content-Type' content='text/html; charset=windows-1252'>"
+        "</head><body><p>Caf\u00e9 \u2014 \u201cna\u00efve\u201d \u20ac5</p></body></html>"
+    )
+    path.write_bytes(html.encode("cp1252"))
+    (unit,) = HtmParser().parse(path).units
+    assert unit.text == "Caf\u00e9 \u2014 \u201cna\u00efve\u201d \u20ac5"
+
+
 def test_deeply_nested_html(tmp_path: Path) -> None:
     n = 100_000
     path = write(

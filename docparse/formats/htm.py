@@ -882,6 +882,25 @@ def _walk(root: Any, config: HtmConfig) -> list[UnitDraft]:
     return walker.drafts
 
 
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:\-]+)""", re.I)
+
+
+def _decode_html(data: bytes, path: Path) -> str:
+    """UTF-8 when the bytes are UTF-8, else the ``<meta charset>`` encoding,
+    else detection (:func:`~docparse.formats._encoding.decode_bytes`)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    m = _META_CHARSET.search(data[:8192])
+    if m:
+        try:
+            return data.decode(m.group(1).decode("ascii"))
+        except (UnicodeDecodeError, LookupError):
+            pass
+    return decode_bytes(data, path)[0]
+
+
 def _ixbrl_title(root: Any) -> str:
     """``"<registrant> <form type>"`` from iXBRL ``dei`` facts, or ``""``.
 
@@ -939,7 +958,7 @@ class HtmParser:
             raise ParseError(path, f"cannot read: {exc}", cause=exc) from exc
         if not data.strip():
             raise EmptyDocumentError(path, "empty file")
-        text, _enc = decode_bytes(data, path)
+        text = _decode_html(data, path)
         try:
             unwrapped = unwrap_sgml(text, cfg.document_type)
             root, depth_limited = _parse_tree(unwrapped.html, path)
