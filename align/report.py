@@ -325,13 +325,13 @@ def _rank_curves(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
 def _evidence_bars(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
     plt = _plt()
     labels = [
-        "evidence located",
-        "split over chunks",
-        "Evidence-F1 (strings)",
-        "Evidence-F1 (ids)",
-        "attribution P",
-        "attribution R",
-        "attribution F1",
+        "evidence\nlocated",
+        "split over\nchunks",
+        "Evidence-F1\n(strings)",
+        "Evidence-F1\n(chunk ids)",
+        "attribution\nprecision",
+        "attribution\nrecall",
+        "attribution\nF1",
     ]
     n = len(reports)
     width = 0.8 / max(1, n)

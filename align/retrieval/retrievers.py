@@ -13,6 +13,7 @@ document order.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -97,6 +98,8 @@ class BM25Retriever(_Cached):
     def _build(self, texts: list[str]) -> Any:
         import bm25s
 
+        # bm25s sets its own logger to DEBUG on import, which floods docparse's log.
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
         index = bm25s.BM25(k1=self.k1, b=self.b)
         index.index([tokenize(t) for t in texts], show_progress=False)
         return index

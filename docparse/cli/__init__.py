@@ -22,9 +22,16 @@ def main(verbose: int) -> None:
 
 
 def _attach() -> None:
-    from docparse.cli import evidence_cmds, ingest_cmds, parse_cmds, pdf_cmds, qa_cmds
+    from docparse.cli import (
+        evidence_cmds,
+        fidelity_cmds,
+        ingest_cmds,
+        parse_cmds,
+        pdf_cmds,
+        qa_cmds,
+    )
 
-    for module in (parse_cmds, ingest_cmds, pdf_cmds, qa_cmds, evidence_cmds):
+    for module in (parse_cmds, ingest_cmds, pdf_cmds, qa_cmds, fidelity_cmds, evidence_cmds):
         for command in module.COMMANDS:
             main.add_command(command)
 
