@@ -591,3 +591,44 @@ y & z \\
     assert len(tables) == 1 == latex_table_count(path.read_text(encoding="utf-8"))
     assert tables[0].rows == (("Multi line", "A B"), ("x", "1.5e3"), ("y", "z"))
     assert tables[0].n_header_rows == 1
+
+
+@pytest.mark.corpus
+def test_every_corpus_tex_twin(corpus_dir: Path, marked_backslash: None) -> None:
+    """Acceptance figures on every ``.tex`` of the shared corpus (run with ``-s``
+    to see one line per document)."""
+    paths = sorted((corpus_dir / "research").rglob("*.tex"))
+    assert paths
+    for path in paths:
+        doc = TexParser().parse(path)
+        n_tables = sum(u.kind == "table" for u in doc.units)
+        expected = latex_table_count(path.read_text(encoding="utf-8", errors="replace"))
+        left = Counter(
+            word for _, text in _texts(doc) for word in COMMAND.findall(MATH.sub(" ", text))
+        )
+        print(
+            f"{path.parent.name}: units={len(doc.units)} tables={n_tables} "
+            f"source_tabular={expected} commands_left={dict(left)} flags={list(doc.flags)}"
+        )
+        assert n_tables == expected
+        assert not left
+
+
+@pytest.mark.corpus
+def test_pdfqa_figures_on_corpus(corpus_dir: Path) -> None:
+    """The pdfQA mapping measured on the corpus copy (same files as the fixtures)."""
+    tex_path = corpus_dir / "research" / "arxiv-2510.22211v1" / "2510.22211v1.tex"
+    csv_path = corpus_dir / "qa_evidence" / "pdfqa-syn-2510.22211v1" / "2510.22211v1.csv"
+    doc = TexParser().parse(tex_path)
+    texts = [u.text for u in doc.units]
+    with csv_path.open(encoding="utf-8", newline="") as fh:
+        contents = [row["content"] for row in csv.DictReader(fh)]
+    converted = [latex_to_text(c, source=tex_path) for c in contents]
+    real = [t for t in converted if t]
+    exact = sum(1 for t in real if texts.count(t) == 1)
+    fuzzy = sum(1 for t in real if sum(fuzz.ratio(t, u) >= 90 for u in texts) == 1)
+    print(
+        f"pdfQA rows={len(contents)} markup_only={len(contents) - len(real)} real={len(real)} "
+        f"exact_one={exact} ({exact / len(real):.1%}) fuzzy90_one={fuzzy} ({fuzzy / len(real):.1%})"
+    )
+    assert exact / len(real) >= 0.95 and fuzzy / len(real) >= 0.95
