@@ -151,6 +151,12 @@ def test_delimiters(delim: str, suffix: str, fixtures_dir: Path, tmp_path: Path)
     assert cells_of(CsvParser().parse(path)) == [rows]
 
 
+def test_excel_sep_line(tmp_path: Path) -> None:
+    path = tmp_path / "x.csv"
+    path.write_text("sep=;\na;b,c\n1;2,5\n", encoding="utf-8")
+    assert cells_of(CsvParser().parse(path)) == [[["a", "b,c"], ["1", "2,5"]]]
+
+
 def test_quoted_multiline_cell_with_blank_line(tmp_path: Path) -> None:
     path = tmp_path / "m.csv"
     path.write_text(

@@ -43,6 +43,7 @@ from docparse.text import clean_text
 __all__ = ["CsvConfig", "CsvParser", "read_tables"]
 
 _CANDIDATES = ",;\t|"
+_EXCEL_SEP = re.compile(r"^sep=(.)\r?\n")
 _NUMERIC = re.compile(r"^[\s$€£¥(+\-\u2212\u2014\u2013]*\d[\d.,\s]*\s*[)%]?\s*$")
 
 
@@ -197,7 +198,13 @@ class CsvParser:
         else:
             text, _ = decode_bytes(data, path)
         text = text.lstrip("\ufeff")
-        delimiter = cfg.delimiter or sniff_delimiter(text, path.suffix)
+        delimiter = cfg.delimiter
+        sep = _EXCEL_SEP.match(text)
+        if sep:
+            # Excel's "sep=;" first line names the delimiter and is not data.
+            delimiter = delimiter or sep.group(1)
+            text = text[sep.end() :]
+        delimiter = delimiter or sniff_delimiter(text, path.suffix)
         try:
             tables = read_tables(text, delimiter, cfg)
         except csv.Error as exc:
