@@ -7,7 +7,8 @@ Rules:
 * **Delimiter**: tab for ``.tsv``; otherwise the candidate of ``, ; \\t |``
   whose records (first 64 KB) most consistently share one field count,
   a wider table breaking ties; :class:`csv.Sniffer` when none is consistent,
-  then ``,`` (see :func:`sniff_delimiter`).
+  then ``,`` (see :func:`sniff_delimiter`). An Excel ``sep=;`` first line
+  sets the delimiter and is dropped.
 * **Tables**: a file may hold several tables separated by blank lines (the
   edgar-crawler table dumps do); each block is one table unit. A blank line
   inside a quoted cell does not split (the split follows the csv reader's
