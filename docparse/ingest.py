@@ -301,6 +301,37 @@ def unit_rows(doc: Document) -> list[dict[str, Any]]:
     return rows
 
 
+def _parquet_schema(pa: Any) -> Any:
+    """One explicit schema, so documents without tables or pages concatenate."""
+    s, i, f = pa.string(), pa.int64(), pa.float64()
+    return pa.schema(
+        [
+            ("doc_id", s),
+            ("source_path", s),
+            ("format", s),
+            ("unit_id", s),
+            ("kind", s),
+            ("modality", s),
+            ("text", s),
+            ("raw", s),
+            ("section", pa.list_(s)),
+            ("order", i),
+            ("page", i),
+            ("x0", f),
+            ("y0", f),
+            ("x1", f),
+            ("y1", f),
+            ("word_start", i),
+            ("word_end", i),
+            ("n_words", i),
+            ("n_tokens", i),
+            ("position", f),
+            ("position_bucket", i),
+            ("table", s),
+        ]
+    )
+
+
 def _write_parquet(path: Path, doc: Document) -> None:
     try:
         import pyarrow as pa
@@ -312,7 +343,7 @@ def _write_parquet(path: Path, doc: Document) -> None:
     import io
 
     buf = io.BytesIO()
-    pq.write_table(pa.Table.from_pylist(unit_rows(doc)), buf)
+    pq.write_table(pa.Table.from_pylist(unit_rows(doc), schema=_parquet_schema(pa)), buf)
     atomic_write(path, buf.getvalue())
 
 

@@ -1,0 +1,240 @@
+"""Corpus ingestion: manifest accounting, fault isolation, resume, Parquet, Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docparse import Document, registry
+from docparse.ingest import Limits, ManifestRow, ingest, load_manifest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+_READABLE = {".pdf", ".tex", ".csv", ".txt", ".nxml", ".json", ".htm"}
+
+
+def _real_files(max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
+    """Small real documents from fixtures/, a couple per format."""
+    picked: dict[str, list[Path]] = {}
+    for p in sorted(FIXTURES.rglob("*"), key=lambda p: (p.suffix, p.stat().st_size, p)):
+        ext = p.suffix.lower()
+        if (
+            p.is_file()
+            and ext in _READABLE
+            and "golden" not in p.parts
+            and p.stat().st_size <= max_bytes
+            and len(picked.setdefault(ext, [])) < per_ext
+        ):
+            picked[ext].append(p)
+    return [p for files in picked.values() for p in files]
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    files = _real_files()
+    if len(files) < 4:
+        pytest.skip("not enough real fixtures yet")
+    for i, f in enumerate(files):
+        dest = src / f"d{i:02d}" / f.name
+        dest.parent.mkdir(parents=True)
+        shutil.copy(f, dest)
+    (src / "notes.md").write_text("# not a document\n")
+    pdf = next((f for f in files if f.suffix == ".pdf"), None)
+    if pdf is not None:
+        data = pdf.read_bytes()
+        (src / "broken.pdf").write_bytes(data[: len(data) // 3])
+    return src
+
+
+def _run(src: Path, out: Path, **kw: Any) -> list[ManifestRow]:
+    kw.setdefault("progress", False)
+    return list(ingest(src, out, **kw))
+
+
+def _manifest(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+
+
+def test_every_file_accounted_for(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    rows = _run(corpus, out, workers=2)
+    files = {p.relative_to(corpus).as_posix() for p in corpus.rglob("*") if p.is_file()}
+    manifest = _manifest(out)
+    assert {r["path"] for r in manifest} == files
+    assert len(manifest) == len(files) == len(rows)
+    by_path = {r["path"]: r for r in manifest}
+    assert by_path["notes.md"]["status"] == "skipped"
+    assert "unsupported" in by_path["notes.md"]["reason"]
+    if "broken.pdf" in by_path:
+        broken = by_path["broken.pdf"]
+        assert broken["status"] == "error"
+        assert broken["error_class"].endswith("Error")
+        assert "broken.pdf" in broken["error_message"]
+    ok = [r for r in manifest if r["status"] == "ok"]
+    assert ok, manifest
+    for r in ok:
+        doc = Document.from_json((out / r["output"]).read_text())
+        assert len(doc.units) == r["units"]
+
+
+def test_rerun_skips_done_and_redoes_changed(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = {r.key: r for r in _run(corpus, out, workers=2)}
+    second = {r.key: r for r in _run(corpus, out, workers=2)}
+    for key, row in first.items():
+        if row.status == "ok":
+            assert second[key].status == "skipped"
+            assert second[key].units == row.units
+    # A changed file is parsed again.
+    changed = next(
+        k
+        for k, r in first.items()
+        if r.status == "ok" and r.path.endswith((".txt", ".csv", ".tex"))
+    )
+    path = corpus / first[changed].path
+    path.write_text(
+        path.read_text(encoding="utf-8", errors="replace") + "\n\nOne more line.\n",
+        encoding="utf-8",
+    )
+    third = {r.key: r for r in _run(corpus, out)}
+    assert third[changed].status == "ok"
+    assert sum(r.status == "ok" for r in third.values()) == 1
+    assert len(load_manifest(out)) == len(first)
+
+
+def _misbehaving_txt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the txt parser hang on 'hang*.txt' and allocate without end on 'hog*.txt'."""
+    real = registry.get_parser("txt")
+
+    class Misbehaving:
+        name = "txt"
+        format = "txt"
+        config_class = real.config_class
+
+        def parse(self, path: Path, config: Any) -> Document:
+            if path.name.startswith("hang"):
+                time.sleep(3600)
+            if path.name.startswith("hog"):
+                hoard = []
+                while True:
+                    hoard.append(bytearray(50 * 2**20))
+                    time.sleep(0.01)
+            return real.parse(path, config)
+
+    monkeypatch.setattr(registry, "_plugins", {"txt": Misbehaving})
+    monkeypatch.setattr(registry, "_cache", {})
+
+
+def test_hang_and_memory_hog_are_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    txt = next((p for p in _real_files() if p.suffix == ".txt"), None)
+    if txt is None:
+        pytest.skip("no txt fixture yet")
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("a.txt", "hang.txt", "hog.txt", "z.txt"):
+        shutil.copy(txt, src / name)
+    _misbehaving_txt(monkeypatch)
+    rows = {
+        r.path: r
+        for r in _run(src, tmp_path / "out", workers=2, limits=Limits(timeout=3, memory_mb=400))
+    }
+    assert rows["hang.txt"].status == "error"
+    assert rows["hang.txt"].error_class == "ParseTimeoutError"
+    assert rows["hog.txt"].status == "error"
+    assert rows["hog.txt"].error_class in ("MemoryLimitError", "WorkerCrashedError")
+    assert rows["a.txt"].status == rows["z.txt"].status == "ok"
+
+
+def _kill_when(proc: subprocess.Popen[bytes], manifest: Path, rows: int) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if manifest.exists() and len(manifest.read_text().splitlines()) >= rows:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            return
+        time.sleep(0.02)
+    pytest.fail("ingest finished before it could be killed")
+
+
+def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path) -> None:
+    pdfs = [p for p in _real_files() if p.suffix == ".pdf"]
+    if not pdfs:
+        pytest.skip("no PDF fixture yet")
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    # Distinct copies: bytes appended after %%EOF keep the PDF valid but change its hash.
+    for i in range(16):
+        data = pdfs[0].read_bytes()
+        (src / f"doc{i:02d}.pdf").write_bytes(data + f"\n% copy {i}\n".encode())
+    cmd = [
+        sys.executable,
+        "-c",
+        "from docparse.cli import main; main()",
+        "ingest",
+        str(src),
+        "-o",
+        str(out),
+        "--workers",
+        "1",
+        "--twins",
+        "off",
+        "--no-progress",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "DO_NOT_TRACK": "1"},
+    )
+    _kill_when(proc, out / "manifest.jsonl", 5)
+    before = load_manifest(out)
+    assert 5 <= len(before) < 16
+    # Nothing half-written: every document file present parses completely.
+    for f in (out / "docs").rglob("*.jsonl"):
+        Document.from_json(f.read_text())
+    assert not list((out / "docs").rglob("*.tmp"))
+    rows = _run(src, out, twins="off")
+    statuses = {r.path: r.status for r in rows}
+    assert len(statuses) == 16
+    assert {p for p, s in statuses.items() if s == "skipped"} == {
+        r.path for r in before.values() if r.status == "ok"
+    }
+    assert all(s in ("ok", "skipped") for s in statuses.values())
+
+
+def test_parquet_dataset_reads_as_one_table(corpus: Path, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "out"
+    rows = _run(corpus, out, output_format="parquet")
+    ok = [r for r in rows if r.status == "ok"]
+    table = pq.read_table(out / "parquet")
+    assert table.num_rows == sum(r.units or 0 for r in ok)
+    assert {"unit_id", "text", "kind", "position_bucket", "backend"} <= set(table.column_names)
+
+
+@pytest.mark.slow
+def test_dask_engine_gives_the_same_manifest(corpus: Path, tmp_path: Path) -> None:
+    pytest.importorskip("dask.distributed")
+    local = {r.key: (r.status, r.units) for r in _run(corpus, tmp_path / "local", workers=2)}
+    dask = {
+        r.key: (r.status, r.units)
+        for r in _run(corpus, tmp_path / "dask", workers=2, engine="dask")
+    }
+    assert dask == local
+
+
+def test_unknown_backend_lists_known(tmp_path: Path) -> None:
+    from docparse.errors import UnknownParserError
+
+    with pytest.raises(UnknownParserError, match="pdfplumber"):
+        _run(tmp_path, tmp_path / "out", backend="nope")
