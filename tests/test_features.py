@@ -154,3 +154,24 @@ def test_real_document_file_type_and_lengths(fixtures_dir: Path) -> None:
         "file_length",
         "file_type",
     }
+
+
+@pytest.mark.corpus
+def test_modality_agrees_with_pdfqa_records(corpus_dir: Path) -> None:
+    import json
+
+    from align.locate import locate
+
+    qa = corpus_dir / "qa_evidence" / "pdfqa-syn-2510.22211v1"
+    records = json.loads(
+        (qa / "2510.22211v1_cfQA_gpt-4o-mini-2024-07-18.json").read_text(encoding="utf-8")
+    )
+    doc = docparse.parse(corpus_dir / "research" / "arxiv-2510.22211v1" / "2510.22211v1.tex")
+    agree = 0
+    for rec in records:
+        ids = [u for text in rec["source_text"] for u in locate(text, doc, markup="latex").unit_ids]
+        used = set(rec["modalities_used"])
+        theirs = used.pop() if len(used) == 1 else "multimodal"
+        if ids and source_set(doc, ids, columns="pdfqa")["modalities"] == theirs:
+            agree += 1
+    assert agree / len(records) >= 0.9
