@@ -121,7 +121,8 @@ class ManifestRow:
     "format": "pdf", "content_hash": "3f2a9c1d0e4b5a6f", "options": "9be1c2d3",
     "status": "ok", "error_class": null, "error_message": null, "pages": 12,
     "units": 143, "seconds": 0.84, "output": "docs/research/x/x.pdf.pymupdf.jsonl",
-    "fidelity": "fidelity/research/x/x.pdf.pymupdf.json", "reason": null}``
+    "fidelity": "fidelity/research/x/x.pdf.pymupdf.json", "reason": null,
+    "peak_rss_mb": 212.5}``
     """
 
     path: str
@@ -138,6 +139,8 @@ class ManifestRow:
     output: str | None = None
     fidelity: str | None = None
     reason: str | None = None
+    peak_rss_mb: float | None = None
+    """Peak resident memory of the worker process so far (its whole life)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -408,6 +411,7 @@ def process_task(task: Task) -> ManifestRow:
         )
     return replace(
         base,
+        peak_rss_mb=_peak_rss_mb(),
         pages=doc.n_pages,
         units=len(doc.units),
         seconds=round(time.perf_counter() - start, 4),
@@ -417,6 +421,15 @@ def process_task(task: Task) -> ManifestRow:
 
 
 # ---------------------------------------------------------------- worker pool
+
+
+def _peak_rss_mb() -> float | None:
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return None
+    # ru_maxrss is in KiB on Linux.
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def _rss_mb(pid: int) -> float:
