@@ -504,6 +504,9 @@ _DROP_MACROS = frozenset(
         "arrayrulecolor",
         "columncolor",
         "tnote",
+        "mathversion",
+        "selectlanguage",
+        "hyphenation",
         "homepage",
         "urladdr",
         "curraddr",
@@ -819,6 +822,11 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "bibliographystyle": "{",
         "printbibliography": "[",
         "tnote": "{",
+        "mathversion": "{",
+        "selectlanguage": "{",
+        "foreignlanguage": "[{{",
+        "hyphenation": "{",
+        "pdfoutput": "",
         "homepage": "[{",
         "urladdr": "[{",
         "curraddr": "[{",
@@ -971,6 +979,8 @@ def _env_specs() -> list[ms.EnvironmentSpec]:
         "threeparttable": "[",
         "tablenotes": "[",
         "interactive": "{{",
+        "otherlanguage": "{",
+        "otherlanguage*": "{",
         "longrotatetable": "",
     }
     out = [ms.EnvironmentSpec(name, spec) for name, spec in specs.items()]
@@ -2030,7 +2040,7 @@ class _Converter:
             self.walk([a for a in _mandatory(node) if a is not None])
             self.raw_on = saved
             return i + 1
-        if name in ("textcolor", "colorbox", "collaboration"):
+        if name in ("textcolor", "colorbox", "collaboration", "foreignlanguage"):
             self._raw(verbatim)
             saved, self.raw_on = self.raw_on, False
             self.walk([a for a in [_last_mandatory(node)] if a is not None])
