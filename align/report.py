@@ -180,8 +180,7 @@ def _page_map(backends: Mapping[str, Mapping[str, Any]]) -> str | None:
         for p in backends[name].get("pages", []):
             grid[r, col[p["page"]]] = p["loss"]
     fig, ax = plt.subplots(figsize=(10.5, 0.5 * len(names) + 1.3))
-    cmap = plt.get_cmap("Reds").copy()
-    cmap.set_bad("#eeeeee")
+    cmap = plt.get_cmap("Reds").with_extremes(bad="#eeeeee")
     im = ax.imshow(grid, aspect="auto", cmap=cmap, vmin=0, vmax=1, interpolation="nearest")
     ax.set_yticks(range(len(names)), names)
     step = max(1, len(pages) // 25)
