@@ -18,9 +18,9 @@ from align.normalize import normalize_text as normalize_text
 from align.project import Projection as Projection
 from align.project import ProjectionConfig as ProjectionConfig
 from align.project import UnitProjection as UnitProjection
+from align.project import fidelity as fidelity
 from align.project import project as project
 from align.readers import Evidence as Evidence
 from align.readers import QARecord as QARecord
 from align.readers import read_qa as read_qa
 from align.retrieval import RetrievalReport as RetrievalReport
-from align.retrieval import evaluate as evaluate_retrieval
