@@ -273,6 +273,8 @@ def assemble(pages: Iterable[PageContent], config: PdfConfig, *, path: str | Pat
 TableStrategy = Literal["auto", "lines", "text", "lines_then_text"]
 
 _NUMERIC = re.compile(r"\d")
+#: A line that starts a table caption ("Table 2: ...", "TABLE II").
+TABLE_CAPTION = re.compile(r"^\s*(?:table|tab\.)\s*(?:\d+|[IVXL]+)\b", re.IGNORECASE)
 
 
 def numeric_fraction(words: Iterable[str]) -> float:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from docparse.backends.base import (
     Block,
@@ -24,8 +24,12 @@ from docparse.backends.base import (
     PdfConfig,
     PdfInfo,
     TableRegion,
+    TableStrategy,
     TextSpan,
     encrypted_error,
+    numeric_fraction,
+    plausible_table,
+    rich_table,
 )
 from docparse.errors import CorruptDocumentError, MissingDependencyError
 from docparse.model import BBox
@@ -37,16 +41,16 @@ _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGN
 class PdfplumberConfig(PdfConfig):
     """Options of the pdfplumber backend.
 
-    ``table_strategy``: ``lines`` (ruled tables: vertical and horizontal
-    strategies ``lines``), ``text`` (whitespace-aligned tables), or
-    ``lines_then_text`` (``text`` only on pages where ``lines`` found no
-    table). ``table_settings``: extra pdfplumber ``table_settings`` entries
+    ``table_strategy``: ``auto`` (default; see
+    :data:`~docparse.backends.base.TableStrategy`), ``lines`` (ruled tables),
+    ``text`` (whitespace-aligned tables), or ``lines_then_text``.
+    ``table_settings``: extra pdfplumber ``table_settings`` entries
     (for example ``{"snap_tolerance": 4}``) applied on top of the strategy.
     ``min_table_cells``: smaller tables are ignored. ``x_tolerance`` /
     ``y_tolerance``: pdfplumber's word-building tolerances.
     """
 
-    table_strategy: Literal["lines", "text", "lines_then_text"] = "lines"
+    table_strategy: TableStrategy = "auto"
     table_settings: Mapping[str, Any] | None = None
     min_table_cells: int = 4
     x_tolerance: float = 1.5
@@ -131,8 +135,8 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     return tuple(out)
 
 
-def _settings(config: PdfplumberConfig, strategy: str) -> dict[str, Any]:
-    s: dict[str, Any] = {"vertical_strategy": strategy, "horizontal_strategy": strategy}
+def _settings(config: PdfplumberConfig, strategy: dict[str, str]) -> dict[str, Any]:
+    s: dict[str, Any] = dict(strategy)
     if config.table_settings:
         s.update(config.table_settings)
     return s
@@ -142,28 +146,93 @@ def _clean(c: Any) -> str:
     return " ".join(str(c).split()) if c is not None else ""
 
 
-def table_regions(page: Any, config: PdfplumberConfig) -> tuple[TableRegion, ...]:
+def _join_words(ws: list[Mapping[str, Any]]) -> str:
+    """Words in reading order; no space where extra_attrs split a word (``CO`` ``2``)."""
+    text = ""
+    prev: Mapping[str, Any] | None = None
+    for w in ws:
+        if prev is None:
+            text = str(w["text"])
+        else:
+            same_line = abs(float(w["top"]) - float(prev["top"])) < 3
+            touching = float(w["x0"]) - float(prev["x1"]) < 0.5
+            text += ("" if same_line and touching else " ") + str(w["text"])
+        prev = w
+    return text
+
+
+def _cell_texts(t: Any, words: list[Mapping[str, Any]]) -> list[list[str]]:
+    """Cell strings rebuilt from the page's words.
+
+    ``Table.extract`` concatenates characters and loses the spaces of PDFs
+    that position words instead of printing space characters; words are
+    assigned to the cell holding their centre instead.
+    """
+    boxes = [list(r.cells) for r in t.rows]
+    bucket: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
+    for w in words:
+        cx = (float(w["x0"]) + float(w["x1"])) / 2
+        cy = (float(w["top"]) + float(w["bottom"])) / 2
+        placed = False
+        for ri, row in enumerate(boxes):
+            for ci, cell in enumerate(row):
+                if cell is not None and cell[0] <= cx <= cell[2] and cell[1] <= cy <= cell[3]:
+                    bucket.setdefault((ri, ci), []).append(w)
+                    placed = True
+                    break
+            if placed:
+                break
+    grid: list[list[str]] = []
+    for ri, row in enumerate(boxes):
+        out: list[str] = []
+        for ci in range(len(row)):
+            ws = sorted(
+                bucket.get((ri, ci), []), key=lambda w: (round(float(w["top"]) / 3), w["x0"])
+            )
+            out.append(_join_words(ws))
+        grid.append(out)
+    return grid
+
+
+def _grids(
+    page: Any, config: PdfplumberConfig, settings: dict[str, Any], words: list[Mapping[str, Any]]
+) -> list[TableRegion]:
+    regions: list[TableRegion] = []
+    for t in page.find_tables(table_settings=_settings(config, settings)):
+        rows = tuple(tuple(_clean(c) for c in row) for row in _cell_texts(t, words))
+        if sum(1 for r in rows for c in r if c) < config.min_table_cells:
+            continue
+        width = max((len(r) for r in rows), default=0)
+        rows = tuple(r + ("",) * (width - len(r)) for r in rows)
+        x0, top, x1, bottom = t.bbox
+        regions.append(TableRegion(BBox(float(x0), float(top), float(x1), float(bottom)), rows))
+    return regions
+
+
+_LINES = {"vertical_strategy": "lines", "horizontal_strategy": "lines"}
+_TEXT = {"vertical_strategy": "text", "horizontal_strategy": "text"}
+_MIXED = {"vertical_strategy": "lines", "horizontal_strategy": "text"}
+
+
+def table_regions(
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+) -> tuple[TableRegion, ...]:
     """Tables of a pdfplumber page with the configured strategy."""
-    strategies = {
-        "lines": ["lines"],
-        "text": ["text"],
-        "lines_then_text": ["lines", "text"],
-    }[config.table_strategy]
-    for strategy in strategies:
-        found = page.find_tables(table_settings=_settings(config, strategy))
-        regions: list[TableRegion] = []
-        for t in found:
-            grid = t.extract()
-            rows = tuple(tuple(_clean(c) for c in row) for row in grid)
-            if sum(1 for r in rows for c in r if c) < config.min_table_cells:
-                continue
-            width = max((len(r) for r in rows), default=0)
-            rows = tuple(r + ("",) * (width - len(r)) for r in rows)
-            x0, top, x1, bottom = t.bbox
-            regions.append(TableRegion(BBox(float(x0), float(top), float(x1), float(bottom)), rows))
-        if regions:
-            return tuple(regions)
-    return ()
+    strategy = config.table_strategy
+    if strategy == "text":
+        return tuple(_grids(page, config, _TEXT, words))
+    found = _grids(page, config, _LINES, words)
+    if strategy == "lines" or any(rich_table(t.rows) for t in found):
+        return tuple(found)
+    if strategy == "lines_then_text":
+        return tuple(found or _grids(page, config, _TEXT, words))
+    if numeric_fraction(str(w["text"]) for w in words) < 0.15:
+        return tuple(found)
+    for settings in (_MIXED, _TEXT):
+        alt = [t for t in _grids(page, config, settings, words) if plausible_table(t.rows)]
+        if alt:
+            return tuple(alt)
+    return tuple(found)
 
 
 class PdfplumberBackend(PdfBackend):
@@ -202,7 +271,9 @@ class PdfplumberBackend(PdfBackend):
             extra_attrs=["size", "fontname"],
         )
         blocks = blocks_from_lines(lines_from_words(words))
-        tables = table_regions(page, config) if config.tables and blocks else ()
+        tables: tuple[TableRegion, ...] = ()
+        if config.tables and blocks:
+            tables = table_regions(page, config, words)
         images: tuple[BBox, ...] = ()
         if not blocks:
             images = tuple(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
+    TABLE_CAPTION,
     Block,
     Line,
     PageContent,
@@ -110,8 +111,14 @@ def _clean_cell(c: Any) -> str:
 Grid = tuple[Any, list[list[str]]]
 
 
-def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
-    """Cell grids of the tables on ``page`` with the configured strategy."""
+def tables_of(
+    page: Any, config: PyMuPDFConfig, words: list[Any], *, has_caption: bool = False
+) -> list[Grid]:
+    """Cell grids of the tables on ``page`` with the configured strategy.
+
+    ``has_caption``: the page has a "Table N" caption, so the whitespace
+    strategies are worth trying even on a page that is mostly words.
+    """
     kw: dict[str, Any] = {"use_layout": config.table_layout_model} if _HAS_USE_LAYOUT else {}
     strategy = config.table_strategy
 
@@ -133,10 +140,11 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     if strategy == "lines_then_text":
         return found or run(strategy="text")
     # auto
-    if numeric_fraction(str(w[4]) for w in words) < 0.15:
+    if numeric_fraction(str(w[4]) for w in words) < 0.15 and not has_caption:
         return found
     for settings in (
         {"vertical_strategy": "lines", "horizontal_strategy": "text"},
+        {"vertical_strategy": "text", "horizontal_strategy": "lines"},
         {"strategy": "text"},
     ):
         alt = [g for g in run(**settings) if plausible_table(g[1])]
@@ -223,7 +231,8 @@ class PyMuPDFBackend(PdfBackend):
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
             words = page.get_text("words", flags=_TEXT_FLAGS, sort=False)
-            tables = table_regions(tables_of(page, config, words))
+            caption = any(TABLE_CAPTION.match(b.lines[0].text) for b in blocks)
+            tables = table_regions(tables_of(page, config, words, has_caption=caption))
         images: tuple[BBox, ...] = ()
         if not blocks:
             images = tuple(_bbox(i["bbox"]) for i in page.get_image_info())

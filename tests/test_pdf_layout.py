@@ -1,0 +1,241 @@
+"""The shared PDF layout assembly: unit-level properties and cross-backend invariants."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import docparse
+from docparse.backends.base import (
+    Block,
+    Line,
+    PageContent,
+    PdfConfig,
+    TableRegion,
+    TextSpan,
+    assemble,
+    display_bbox,
+    plausible_table,
+)
+from docparse.backends.layout import join_lines, vocabulary
+from docparse.builder import build_document
+from docparse.model import BBox
+
+ROOT = Path(__file__).resolve().parent.parent
+PMLR = ROOT / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
+FRX = ROOT / "fixtures/pdf/frx_2012_disclosure/frx_2012_disclosure.pdf"
+
+# ------------------------------------------------------------------ de-hyphenation
+
+
+def test_dehyphenation_uses_the_documents_vocabulary() -> None:
+    vocab = vocabulary(["the fidelity of", "high fi-", "delity again", "a well-known fact"])
+    assert "fidelity" in vocab and "fi" not in vocab
+    assert join_lines(["high fi-", "delity"], vocab) == "high fidelity"
+    # Both parts are words and the joined form is unknown: a real compound.
+    assert join_lines(["a state-of-the-", "art model"], vocabulary(["state of the art"])) == (
+        "a state-of-the-art model"
+    )
+    assert join_lines(["the well-", "known fact"], vocab) == "the well-known fact"
+    # Fragments that are not both words are joined.
+    assert join_lines(["recon-", "struction"], set()) == "reconstruction"
+    # A dash after a number is not a broken word: the lines are left as they are.
+    assert join_lines(["pages 10-", "20"], set()) == "pages 10- 20"
+    assert join_lines(["high fi-", "delity"], vocab, dehyphenate=False) == "high fi- delity"
+
+
+line_text = st.text(
+    alphabet=st.characters(
+        blacklist_categories=("Cs",), blacklist_characters="-\u2010\u2011\u00ad"
+    ),
+    max_size=30,
+).map(str.strip)
+
+
+@given(st.lists(line_text, max_size=8), st.sets(st.text(min_size=1, max_size=8), max_size=5))
+def test_dehyphenation_never_changes_text_without_line_end_hyphens(
+    lines: list[str], vocab: set[str]
+) -> None:
+    expected = " ".join(s for s in lines if s)
+    assert join_lines(lines, vocab) == expected
+    assert join_lines(lines, vocab, dehyphenate=False) == expected
+
+
+@given(st.lists(st.from_regex(r"[a-z]{1,8}-?", fullmatch=True), min_size=1, max_size=6))
+def test_dehyphenation_only_removes_line_end_hyphens(lines: list[str]) -> None:
+    out = join_lines(lines, vocabulary(lines))
+    letters = "".join(lines).replace("-", "")
+    assert out.replace(" ", "").replace("-", "") == letters
+
+
+# ------------------------------------------------------------------ synthetic pages
+
+
+def _line(text: str, x0: float, y0: float, size: float = 10.0, bold: bool = False) -> Line:
+    box = BBox(x0, y0, x0 + 0.5 * size * len(text), y0 + size)
+    return Line((TextSpan(text, box, size, bold, "Times"),), box)
+
+
+def _block(*lines: Line) -> Block:
+    box = lines[0].bbox
+    for ln in lines[1:]:
+        box = box.union(ln.bbox)
+    return Block(tuple(lines), box)
+
+
+def _page(n: int, blocks: list[Block], tables: tuple[TableRegion, ...] = ()) -> PageContent:
+    return PageContent(number=n, width=612, height=792, blocks=tuple(blocks), tables=tables)
+
+
+def _build(pages: list[PageContent], **cfg: object) -> docparse.Document:
+    result = assemble(pages, PdfConfig(**cfg), path="synthetic.pdf")  # type: ignore[arg-type]
+    return build_document(
+        path="synthetic.pdf",
+        format="pdf",
+        backend="test",
+        drafts=result.drafts,
+        title=result.title,
+        doc_id="synthetic",
+    )
+
+
+def test_running_headers_page_numbers_and_cross_page_merge() -> None:
+    pages = []
+    for n in range(1, 6):
+        body = _block(
+            _line(f"Body text of page {n} goes on and on without", 72, 300),
+            _line("ending here so that" if n < 5 else "it ends.", 72, 312),
+        )
+        pages.append(
+            _page(
+                n,
+                [
+                    _block(_line("A Running Header", 250, 30, size=8)),
+                    body,
+                    _block(_line(str(n), 300, 760, size=8)),
+                ],
+            )
+        )
+    doc = _build(pages)
+    furniture = [u.text for u in doc.units if u.kind == "furniture"]
+    assert furniture.count("A Running Header") == 5
+    assert sorted(t for t in furniture if t.isdigit()) == ["1", "2", "3", "4", "5"]
+    content = doc.content_units()
+    # "... without ending here so that" + lower-case "body"? No: each page's
+    # body starts with "Body" (upper case), so no merge across pages.
+    assert len(content) == 5
+    assert all("Running Header" not in u.text for u in content)
+    kept = _build(pages, remove_headers=False)
+    assert not [u for u in kept.units if u.kind == "furniture"]
+
+
+def test_sentence_continues_across_page_break() -> None:
+    p1 = _page(1, [_block(_line("The experiment shows that the", 72, 700))])
+    p2 = _page(2, [_block(_line("effect is real.", 72, 80))])
+    doc = _build([p1, p2])
+    (unit,) = doc.units
+    assert unit.text == "The experiment shows that the effect is real."
+    assert unit.pages == (1, 2)
+
+
+def test_two_columns_are_read_left_then_right() -> None:
+    left = [_block(_line(f"left {i} words here.", 60, 200 + 60 * i)) for i in range(4)]
+    right = [_block(_line(f"right {i} words here.", 330, 200 + 60 * i)) for i in range(4)]
+    title = _block(_line("A Wide Title Spanning Both Columns", 150, 100, size=18))
+    doc = _build([_page(1, [*right, title, *left])])
+    texts = [u.text for u in doc.units]
+    assert texts[0] == "A Wide Title Spanning Both Columns"
+    assert texts[1:] == [f"left {i} words here." for i in range(4)] + [
+        f"right {i} words here." for i in range(4)
+    ]
+    assert doc.title == "A Wide Title Spanning Both Columns"
+
+
+def test_headings_sections_tables_and_captions() -> None:
+    table = TableRegion(
+        BBox(72, 420, 400, 500), (("Model", "F1"), ("BM25", "0.41"), ("DPR", "0.5"))
+    )
+    inside = _block(_line("BM25 0.41", 80, 450))  # the table's own text on the text layer
+    page = _page(
+        1,
+        [
+            _block(_line("1 Introduction", 72, 100, size=12, bold=True)),
+            _block(_line("Some introductory words.", 72, 130)),
+            _block(_line("1.1 Details", 72, 200, size=10, bold=True)),
+            _block(_line("More words about details.", 72, 230)),
+            _block(_line("Table 2: Results on the test set.", 72, 400)),
+            inside,
+        ],
+        (table,),
+    )
+    doc = _build([page])
+    kinds = [(u.kind, u.text) for u in doc.units]
+    assert ("heading", "1 Introduction") in kinds and ("heading", "1.1 Details") in kinds
+    details = next(u for u in doc.units if u.text == "More words about details.")
+    assert details.section == ("1 Introduction", "1.1 Details")
+    assert not any(u.kind != "table" and "BM25" in u.text for u in doc.units)
+    tab = next(u for u in doc.units if u.kind == "table")
+    cap = next(u for u in doc.units if u.kind == "caption")
+    assert tab.table is not None and tab.table.caption == "Table 2: Results on the test set."
+    assert tab.related == (cap.id,) and cap.related == (tab.id,)
+
+
+def test_element_roles_are_trusted() -> None:
+    header = Block((_line("Confidential", 72, 20),), BBox(72, 20, 200, 30), role="header")
+    title = Block((_line("Quarterly Report", 72, 100),), BBox(72, 100, 300, 110), role="heading")
+    para = Block((_line("Revenue grew.", 72, 130),), BBox(72, 130, 300, 140), role="paragraph")
+    doc = _build([_page(1, [header, title, para])])
+    assert [u.kind for u in doc.units] == ["furniture", "heading", "paragraph"]
+    assert doc.units[2].section == ("Quarterly Report",)
+
+
+def test_display_bbox_rotations() -> None:
+    b = BBox(10, 20, 30, 60)
+    assert display_bbox(b, 0, 100, 200) == b
+    assert display_bbox(b, 90, 100, 200) == BBox(140, 10, 180, 30)
+    assert display_bbox(b, 180, 100, 200) == BBox(70, 140, 90, 180)
+    assert display_bbox(b, 270, 100, 200) == BBox(20, 70, 60, 90)
+
+
+def test_plausible_table_rejects_prose() -> None:
+    assert plausible_table([["a", "1"], ["b", "2"], ["c", "3"]])
+    prose = [["This is a long sentence that runs across the page", ""]] * 4
+    assert not plausible_table(prose)
+    assert not plausible_table([["a", "1"]])
+
+
+# ------------------------------------------------------------------ cross-backend
+
+
+@pytest.fixture(scope="module")
+def both() -> dict[str, docparse.Document]:
+    return {
+        b: docparse.parse(PMLR, backend=b, config={"tables": False})
+        for b in ("pymupdf", "pdfplumber")
+    }
+
+
+def test_backends_agree_on_pages_words_and_furniture(both: dict[str, docparse.Document]) -> None:
+    a, b = both["pymupdf"], both["pdfplumber"]
+    assert a.n_pages == b.n_pages == 11
+    assert abs(a.n_words - b.n_words) <= 0.05 * max(a.n_words, b.n_words)
+    fa = {u.text for u in a.units if u.kind == "furniture"}
+    fb = {u.text for u in b.units if u.kind == "furniture"}
+    assert {"Name1 Name2", "Short Title"} <= fa & fb
+    # Numbered section headings are the same through both backends.
+    numbered = re.compile(r"^\d+(\.\d+)*\. [A-Z]")
+    ha = {u.text for u in a.units if u.kind == "heading" and numbered.match(u.text)}
+    hb = {u.text for u in b.units if u.kind == "heading" and numbered.match(u.text)}
+    assert len(ha) >= 8 and ha == hb
+
+
+def test_backends_both_find_the_table() -> None:
+    for backend in ("pymupdf", "pdfplumber"):
+        doc = docparse.parse(FRX, backend=backend)
+        tables = [u for u in doc.units if u.kind == "table"]
+        assert len(tables) == 1, backend
+        assert tables[0].table is not None and "AALAEI, BEHZAD" in tables[0].table.cells()

@@ -1,0 +1,113 @@
+"""The pdfplumber backend on real PDFs and generated bad PDFs."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+import pytest
+
+import docparse
+from align.metrics.tables import cell_f1
+from docparse.errors import CorruptDocumentError, EncryptedDocumentError
+from docparse.model import Document
+
+BACKEND = "pdfplumber"
+ROOT = Path(__file__).resolve().parent.parent
+PMLR = ROOT / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
+
+
+@pytest.fixture(scope="module")
+def pmlr_doc() -> Document:
+    return docparse.parse(PMLR, backend=BACKEND)
+
+
+def test_pmlr_golden_summary(pmlr_doc: Document, golden: Callable[[str, Any], None]) -> None:
+    kinds: dict[str, int] = {}
+    for u in pmlr_doc.units:
+        kinds[u.kind] = kinds.get(u.kind, 0) + 1
+    golden(
+        "pdf_pdfplumber_pmlr_sample",
+        {
+            "n_pages": pmlr_doc.n_pages,
+            "title": pmlr_doc.title,
+            "kinds": kinds,
+            "n_words": pmlr_doc.n_words,
+            "headings": [u.text for u in pmlr_doc.units if u.kind == "heading"],
+            "furniture": sorted({u.text for u in pmlr_doc.units if u.kind == "furniture"}),
+        },
+    )
+
+
+def test_pmlr_invariants_and_round_trip(pmlr_doc: Document) -> None:
+    doc = pmlr_doc
+    assert doc.backend == "pdfplumber" and doc.n_pages == 11
+    ids = [u.id for u in doc.units]
+    assert len(ids) == len(set(ids))
+    start = 0
+    with pymupdf.open(PMLR) as pdf:
+        for u in doc.units:
+            assert u.word_start == start
+            start = u.word_end
+            assert u.bbox is not None and u.page is not None
+            rect = pdf[u.page - 1].rect
+            assert 0 <= u.bbox.x0 <= u.bbox.x1 <= rect.width + 0.01
+            assert 0 <= u.bbox.y0 <= u.bbox.y1 <= rect.height + 0.01
+    assert Document.from_json(doc.to_json()) == doc
+
+
+def test_pmlr_sections_and_furniture(pmlr_doc: Document) -> None:
+    doc = pmlr_doc
+    headings = [u.text for u in doc.units if u.kind == "heading"]
+    assert "1. Introduction" in headings
+    intro = next(u for u in doc.units if u.text.startswith("This is a sample article"))
+    assert intro.section[-1] == "1. Introduction"
+    furniture = {u.text for u in doc.units if u.kind == "furniture"}
+    assert {"Name1 Name2", "Short Title"} <= furniture
+    for u in doc.content_units():
+        assert "Short Title" not in u.text
+        # No page number (a lone number in the bottom margin) survives.
+        assert u.bbox is not None
+        assert not (re.fullmatch(r"\d{1,2}", u.text) and u.bbox.y0 > 0.9 * 792)
+
+
+@pytest.mark.parametrize("folder", ["frx_2012_disclosure", "us-020"])
+def test_table_cell_f1_against_tabula_csv(fixtures_dir: Path, folder: str) -> None:
+    base = fixtures_dir / "pdf" / folder
+    with (base / f"{folder}.csv").open(encoding="utf-8", newline="") as fh:
+        expected = list(csv.reader(fh))
+    doc = docparse.parse(base / f"{folder}.pdf", backend=BACKEND)
+    best = max((cell_f1(expected, u.table) for u in doc.units if u.table), default=0.0)
+    assert best >= 0.9
+
+
+def test_encrypted_and_truncated(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "Locked words for plumber.", fontsize=11)
+    path = tmp_path / "locked.pdf"
+    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="own")
+    doc.close()
+    with pytest.raises(EncryptedDocumentError, match=r"locked\.pdf is encrypted"):
+        docparse.parse(path, backend=BACKEND)
+    parsed = docparse.parse(path, backend=BACKEND, config={"password": "pw"})
+    assert [u.text for u in parsed.units] == ["Locked words for plumber."]
+    data = PMLR.read_bytes()
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(data[: len(data) // 3])
+    with pytest.raises(CorruptDocumentError, match=r"cut\.pdf"):
+        docparse.parse(cut, backend=BACKEND)
+
+
+def test_config_is_validated() -> None:
+    from docparse.backends.pdfplumber import PdfplumberConfig
+    from docparse.config import resolve_config
+    from docparse.errors import ConfigError
+
+    cfg = resolve_config(PdfplumberConfig, {"pages": [1, 2], "table_strategy": "text"})
+    assert cfg.pages == (1, 2)
+    with pytest.raises(ConfigError):
+        resolve_config(PdfplumberConfig, {"table_strategy": "magic"})
