@@ -16,7 +16,10 @@ How the source is read
 * Comments and the preamble are dropped. ``\\newcommand``/``\\renewcommand``/
   ``\\providecommand``/``\\def`` macros (also with arguments and an optional
   first argument) are expanded where they are used in text; math is kept as
-  written, so macros inside ``$...$`` stay unexpanded.
+  written, so macros inside ``$...$`` stay unexpanded. Argument-free macros
+  that open or close an environment (``\\be``/``\\ee`` for ``equation``) are
+  expanded in the text before parsing. Expansion depth and count are bounded
+  (flag ``macro_expansion_limit``).
 * The ``\\part`` ... ``\\subparagraph`` family (starred too) gives heading units
   and the section path of every unit (heading titles, outermost first).
 
@@ -49,11 +52,16 @@ What the units are
   ``tabulary``, ``longtable``, ``array`` outside math is not one) and AASTeX
   ``deluxetable``/``splitdeluxetable`` are ``table`` units with a cell grid
   (``\\multicolumn``/``\\multirow`` spans, rules dropped, header rows from the
-  first rule under a header or from ``\\tablehead``). A table's caption is put
-  on :attr:`Table.caption` and is also a ``caption`` unit linked both ways.
+  first rule under a header or from ``\\tablehead``). A tabular inside a
+  table cell is that cell's text, not a table (:func:`latex_table_count`
+  counts the same way). A table's caption is put on :attr:`Table.caption` and
+  is also a ``caption`` unit linked both ways.
   Figure captions are ``caption`` units.
 * Verbatim environments are ``code`` units holding their text as written;
-  algorithms are ``code`` units of rendered text.
+  algorithms are ``code`` units of rendered text. Text that the PDF prints
+  with a backslash (``\\verb|\\x|``, ``\\string\\x``, ``\\char`\\\\``,
+  ``\\textbackslash``) keeps it; :data:`LITERAL_BACKSLASH` lets a checker mark
+  those to tell them from leaked markup (the tests do).
 * The bibliography (``thebibliography``, ``\\bibliography``, ``biblatex``
   printing) is excluded.
 
