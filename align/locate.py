@@ -417,6 +417,9 @@ class Locator:
                     break
             if not best:
                 continue
+            if seg_end - seg_start < len(ev) and best_n < 0.6 * len(seg):
+                # A leftover stretch that aligns this poorly is chance, not evidence.
+                continue
             for b in best:
                 b.ev_start += seg_start
                 b.ev_end += seg_start
@@ -450,9 +453,11 @@ class Locator:
             al = fuzz.partial_ratio_alignment(unit, flat, score_cutoff=90)
             if al is None or al.dest_end <= al.dest_start:
                 continue
-            if len(unit) > len(flat) and al.dest_end - al.dest_start < 0.9 * len(flat):
-                continue
-            hits.append((i, keep[al.dest_start], keep[al.dest_end - 1] + 1))
+            # A high partial ratio says where; the characters actually shared say how much.
+            d0 = al.dest_start
+            for o in Indel.opcodes(flat[d0 : al.dest_end], unit[al.src_start : al.src_end]):
+                if o.tag == "equal" and o.src_end - o.src_start >= _MIN_BLOCK:
+                    hits.append((i, keep[d0 + o.src_start], keep[d0 + o.src_end - 1] + 1))
         if not hits:
             return
         reach = 2 * len(ev) + 200

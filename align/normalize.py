@@ -51,7 +51,8 @@ _CHAR_MAP: dict[int, str] = {
 # (also after whitespace collapse, "evi- dence"), and runs of non-ASCII text
 # (with the ASCII letter before them, so a combining accent composes).
 _SPECIAL = re.compile(
-    r"(?P<hyph>(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*(?:\r\n|\r|\n)\s*(?=[^\W\d_]))"
+    r"(?P<hyph>(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*(?:\r\n|\r|\n)\s*(?=[^\W\d_A-Z]))"
+    r"|(?P<hyphkeep>(?<=[^\W_])-[ \t]*(?:\r\n|\r|\n)\s*(?=[A-Z0-9]))"
     r"|(?P<hyphsp>(?<=[a-z])-[ \t]+(?=[a-z]{2}))"
     r"|(?P<ws>\s+)"
     r"|(?P<uni>[A-Za-z]?[^\x00-\x7f]+)"
@@ -197,7 +198,7 @@ def math_to_text(tex: str) -> str:
     return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
 
 
-_HYPHEN_HINT = re.compile(r"[A-Za-z]-\s")
+_HYPHEN_HINT = re.compile(r"[A-Za-z0-9]-\s")
 
 
 def _ascii(text: str, fold_case: bool, fold_punct: bool) -> NormalizedText:
@@ -237,6 +238,9 @@ def _feed(b: _Builder, text: str, offset: int, join_hyphens: bool) -> None:
             if not join_hyphens:
                 b.piece("-", offset + start, offset + start + 1)
                 b.space(offset + start + 1, offset + end)
+        elif kind == "hyphkeep":
+            # A real hyphen that ended a line (non-\nGAAP, 2016-\n2017): keep it, drop the break.
+            b.piece("-", offset + start, offset + start + 1)
         elif kind == "ws":
             b.space(offset + start, offset + end)
         else:
@@ -260,7 +264,8 @@ def normalize(
     typographic quotes to ``'``/``"``, dashes and minus signs to ``-``, soft
     hyphens and zero-width characters removed, a word broken at a line end
     (``evi-\\n dence``, and ``evi- dence`` once whitespace was collapsed
-    between two lower-case letters) joined, whitespace collapsed to single
+    between two lower-case letters) joined, a line break after a real hyphen
+    (``non-\\nGAAP``, ``2016-\\n2017``) dropped, whitespace collapsed to single
     spaces and trimmed. ``fold_case`` case-folds; ``fold_punct`` turns
     punctuation and symbols into spaces (so ``$ 5,123`` and ``$5,123`` both
     give ``5 123``); ``math`` replaces LaTeX math (``$\\beta^{-3}$``) by its
