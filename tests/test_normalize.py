@@ -25,9 +25,11 @@ OPTIONS = [
 # hyphens, ligatures, typographic quotes and dashes, soft hyphens, NBSP,
 # combining accents, and anything else Unicode has.
 _PIECES = st.sampled_from(
-    list("abcXYZ09 .,;:-$()[]\n\t")
-    + ["ﬁ", "ﬂ", "ﬀ", "“", "”", "‘", "’", "–", "—", "−", "\u00ad", "\u00a0", "\u200b"]
-    + ["e\u0301", "é", "ß", "İ", "½", "…", "evi-\ndence", "evi- dence", "$\\beta^{-3}$"]
+    [
+        *"abcXYZ09 .,;:-$()[]\n\t",
+        *["ﬁ", "ﬂ", "ﬀ", "“", "”", "‘", "’", "–", "—", "−", "\u00ad", "\u00a0", "\u200b"],
+        *["e\u0301", "é", "ß", "İ", "½", "…", "evi-\ndence", "evi- dence", "$\\beta^{-3}$"],
+    ]
 )
 TEXTS = st.one_of(
     st.lists(_PIECES, max_size=40).map("".join),
