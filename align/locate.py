@@ -283,7 +283,7 @@ class Locator:
             found.blocks.extend(got.blocks)
             found.exact = found.exact and got.exact
             offset += len(part) + 1
-        if found.matched() < min_coverage * len(ev) and len(ev) >= 150:
+        if found.matched() < max(min_coverage, 0.97) * len(ev) and len(ev) >= 150:
             self._mosaic(ev, found, page)
         return self._to_match(found, ev, min_coverage)
 
@@ -472,17 +472,37 @@ class Locator:
             if best is None or key[:2] > best[:2]:
                 best = key
         assert best is not None
-        covered, _, neg_lo, hi = best
-        if covered <= found.matched():
-            return
+        _, _, neg_lo, hi = best
         chosen = hits[-neg_lo : hi + 1]
-        start = self._item_starts[chosen[0][0]]
-        end = self._item_starts[chosen[-1][0]] + len(self._norms[chosen[-1][0]].text)
+        first_item = min(h[0] for h in chosen)
+        last_item = max(h[0] for h in chosen)
+        start = self._item_starts[first_item]
+        end = self._item_starts[last_item] + len(self._norms[last_item].text)
         blocks = [b for b in found.blocks if b.start >= start and b.end <= end]
         for i, e0, e1 in chosen:
             s0 = self._item_starts[i]
             blocks.append(_Hit(e0, e1, s0, s0 + len(self._norms[i].text)))
-        found.blocks = blocks
+        # Short units inside the run (a table's lone values: "380", "5 020") are
+        # too short to place on their own; inside the run, an occurrence in a
+        # stretch of the evidence nothing else explains is theirs.
+        taken = bytearray(len(ev))
+        for blk in blocks:
+            taken[blk.ev_start : blk.ev_end] = b"\x01" * (blk.ev_end - blk.ev_start)
+        for i in range(first_item, last_item + 1):
+            unit = self._dense[i]
+            if not 3 <= len(unit) < 6:
+                continue
+            pos = flat.find(unit)
+            while pos >= 0:
+                e0, e1 = keep[pos], keep[pos + len(unit) - 1] + 1
+                if not any(taken[e0:e1]):
+                    taken[e0:e1] = b"\x01" * (e1 - e0)
+                    s0 = self._item_starts[i]
+                    blocks.append(_Hit(e0, e1, s0, s0 + len(self._norms[i].text)))
+                    break
+                pos = flat.find(unit, pos + 1)
+        if _Found(blocks).matched() > found.matched():
+            found.blocks = blocks
 
     def _mosaic_items(self, ev: str, found: _Found, page: int | None) -> list[int]:
         """Units worth comparing with long evidence, in document order.
