@@ -274,3 +274,16 @@ def test_evidence_report_on_fixtures(fixtures_dir: Path) -> None:
     assert all(rep.status in ("found", "split") for rep in reports)
     missing = evidence_report(records[:1], fixtures_dir / "qa/climretrieve", "tex")
     assert missing[0].status == "no-document" and missing[0].error
+
+
+def test_docparse_chunks_as_target(tex_doc: Document) -> None:
+    chunking = pytest.importorskip("docparse.chunking")
+    chunks = chunking.chunk_sentences(tex_doc, chunk_size=128, chunk_overlap=0)
+    assert len(chunks) > 10
+    c = chunks[5]
+    m = locate(c.text[20:180], chunks)
+    assert m.status == "exact" and m.unit_ids == (c.id,)
+    nxt = chunks[6]
+    across = c.text[-100:] + " " + nxt.text[:100]
+    m2 = locate(across, chunks)
+    assert m2.status == "split" and m2.unit_ids == (c.id, nxt.id)
