@@ -1124,11 +1124,37 @@ def _l2t_symbols() -> ms.LatexContextDb:
 _MATH_COLUMN = re.compile(r"([<>])\{(\s*)\$(\s*)\}")
 
 
+#: A run of plain characters (no LaTeX specials) long enough to slow pylatexenc.
+_LONG_RUN = re.compile(r"[^\\{}$%&~#^_]{4096,}")
+_RUN_STEP = 2048
+
+
+def _break_long_runs(text: str) -> str:
+    """Replace one space every ~2 KB of a long plain run with ``~``.
+
+    pylatexenc appends each character of a run to a growing string
+    (``PosPointer.push_lastchars``), which is quadratic in the run length: a
+    hostile 1 MB line without markup took minutes. A tie ``~`` is a node of
+    its own that ends the run, renders as a space, and keeps every position.
+    """
+
+    def cut(m: re.Match[str]) -> str:
+        run = list(m.group(0))
+        for i in range(_RUN_STEP, len(run), _RUN_STEP):
+            j = next((k for k in range(i, min(i + 256, len(run))) if run[k] == " "), None)
+            if j is not None:
+                run[j] = "~"
+        return "".join(run)
+
+    return _LONG_RUN.sub(cut, text)
+
+
 def _walk_source(text: str) -> list[lw.LatexNode]:
     # array-package column types ">{$}c<{$}" put a lone "$" in a group, which
     # would open math to the end of the file; a blank of the same length keeps
     # every position.
     text = _MATH_COLUMN.sub(r"\1{\2 \3}", text)
+    text = _break_long_runs(text)
     walker = lw.LatexWalker(text, latex_context=_context_db(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes()
     return list(nodes)
