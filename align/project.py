@@ -611,8 +611,11 @@ def project(twin: Document, parsed: Document, config: ProjectionConfig | None = 
         m = sum(counts.values())
         sig = sorted(p for p, c in counts.items() if c >= cfg.min_share * m)
         significant.append(sig)
-        for p in sig:
-            holders[p].add(ti)
+        n = tw.ends[ti] - tw.starts[ti]
+        # Stray words of a lost unit do not make the parsed unit a merge.
+        if n and m / n >= cfg.missing_below:
+            for p in sig:
+                holders[p].add(ti)
 
     units: list[UnitProjection] = []
     unscored = 0
@@ -654,7 +657,7 @@ def project(twin: Document, parsed: Document, config: ProjectionConfig | None = 
                 modality=u.modality,
                 section=_top_section(u),
                 position_bucket=u.position_bucket,
-                parsed_position=statistics.median(positions[ti]) if positions[ti] else None,
+                parsed_position=(statistics.median(positions[ti]) if status != "missing" else None),
                 pages=tuple(pages),
             )
         )
