@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from docparse.errors import UnsupportedFormatError
+from docparse.errors import EmptyDocumentError, UnsupportedFormatError
 from docparse.model import Format
 
 _EXTENSIONS: dict[str, Format] = {
@@ -29,6 +29,10 @@ _HEAD_BYTES = 8192
 def sniff(head: bytes) -> Format | None:
     """Guess a format from the first bytes of a file, or ``None``."""
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"PK\x03\x04"):
+        # A ZIP that stores a PDF uncompressed has "%PDF-" in its first KB;
+        # PDF readers would "repair" their way to the inner file.
+        return None
     if stripped.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
         return "pdf"
     lower = stripped[:_HEAD_BYTES].lower()
@@ -71,6 +75,8 @@ def detect_format(path: str | Path) -> Format:
     p = Path(path)
     with open(p, "rb") as fh:
         head = fh.read(_HEAD_BYTES)
+    if not head:
+        raise EmptyDocumentError(p, "is empty (0 bytes)")
     by_ext = _EXTENSIONS.get(p.suffix.lower())
     by_content = sniff(head)
     if by_ext == "pdf":
