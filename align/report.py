@@ -127,12 +127,16 @@ def _backend_bars(backends: Mapping[str, Mapping[str, Any]]) -> str:
         ]
         return [float("nan") if v is None else float(v) for v in raw]
 
+    table = {name: values(s) for name, s in backends.items()}
+    # Drop the table metrics when the twin has no tables (all NaN).
+    keep = [i for i in range(len(labels)) if any(v[i] == v[i] for v in table.values())]
+    labels = [labels[i] for i in keep]
     n = max(1, len(backends))
     width = 0.8 / n
     fig, ax = plt.subplots(figsize=(10.5, 3.6))
-    for i, (name, s) in enumerate(backends.items()):
+    for i, name in enumerate(backends):
         xs = [x + (i - (n - 1) / 2) * width for x in range(len(labels))]
-        vals = values(s)
+        vals = [table[name][k] for k in keep]
         ax.bar(xs, vals, width, label=name, color=_COLORS[i % len(_COLORS)])
         for x, v in zip(xs, vals, strict=True):
             if v == v:  # not NaN
@@ -196,8 +200,8 @@ def _dimension_bars(
     plt = _plt()
     first = next(iter(backends.values()), {})
     groups = first.get("breakdown", {}).get(dimension, {})
-    if not groups:
-        return None
+    if len(groups) < 2:
+        return None  # one group says nothing the headline figures do not
     keys = list(groups)
     if len(keys) > max_groups:
         keys = sorted(keys, key=lambda k: -groups[k]["words"])[:max_groups]
