@@ -206,12 +206,14 @@ class TableRegion:
 class PageContent:
     """Everything the assembly needs to know about one page.
 
-    ``number`` is 1-based. ``width``/``height`` and all boxes are in the
-    page's *unrotated* space (where its text runs left to right, as PyMuPDF
-    and pdfplumber report it), top-left origin, in points; ``rotation`` is
-    the page's ``/Rotate`` (0, 90, 180, 270). The assembly orders text in the
-    unrotated space and turns the boxes it outputs into the displayed page's
-    space (see :func:`display_bbox`). ``images`` are boxes of raster images.
+    ``number`` is 1-based. ``width``/``height`` and all boxes are top-left
+    origin points in the space the assembly should read the page in.
+    ``rotation`` (0, 90, 180, 270) is what the assembly still has to apply to
+    turn those boxes into the displayed page's (see :func:`display_bbox`).
+    Both built-in backends report the displayed page already (a landscape
+    page set sideways with ``/Rotate 90`` then reads left to right) and pass
+    ``rotation=0``; a backend that only has unrotated coordinates passes the
+    page's ``/Rotate``. ``images`` are boxes of raster images.
     """
 
     number: int
@@ -286,12 +288,20 @@ def numeric_fraction(words: Iterable[str]) -> float:
     return hits / n if n else 0.0
 
 
-def plausible_table(rows: Sequence[Sequence[str]]) -> bool:
+_NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-–—.,/*\d]*$")
+
+
+def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -> bool:
     """A whitespace-detected grid that looks like a table, not like prose.
 
     At least 3 rows and 2 columns, at least 40% of the grid filled, and short
-    cells (prose cut into columns gives long, sparse rows).
+    cells: median at most 6 words, at most 10% over 12 words (prose cut into
+    columns gives long, sparse rows); a column that is mostly numbers; and
+    not the whole page (``page_fraction``: the table's share of the page
+    height; a whitespace "table" as tall as the page is the page's layout).
     """
+    if page_fraction > 0.85:
+        return False
     if len(rows) < 3 or max((len(r) for r in rows), default=0) < 2:
         return False
     cells = [c for r in rows for c in r]
@@ -299,7 +309,17 @@ def plausible_table(rows: Sequence[Sequence[str]]) -> bool:
     if len(filled) < 0.4 * len(cells):
         return False
     lengths = sorted(len(c.split()) for c in filled)
-    return lengths[len(lengths) // 2] <= 6
+    if sum(n > 12 for n in lengths) > 0.1 * len(lengths):
+        return False
+    if lengths[len(lengths) // 2] > 6:
+        return False
+    width = max(len(r) for r in rows)
+    for col in range(width):
+        column = [r[col] for r in rows if col < len(r) and r[col].strip()]
+        numeric = sum(bool(_NUMBER_CELL.match(c)) for c in column)
+        if len(column) >= 3 and numeric >= 0.6 * len(column):
+            return True
+    return False
 
 
 def rich_table(rows: Sequence[Sequence[str]]) -> bool:

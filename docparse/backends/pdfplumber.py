@@ -229,7 +229,12 @@ def table_regions(
     if numeric_fraction(str(w["text"]) for w in words) < 0.15:
         return tuple(found)
     for settings in (_MIXED, _TEXT):
-        alt = [t for t in _grids(page, config, settings, words) if plausible_table(t.rows)]
+        height = float(page.height) or 1.0
+        alt = [
+            t
+            for t in _grids(page, config, settings, words)
+            if plausible_table(t.rows, (t.bbox.y1 - t.bbox.y0) / height)
+        ]
         if alt:
             return tuple(alt)
     return tuple(found)

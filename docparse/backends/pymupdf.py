@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
-    TABLE_CAPTION,
     Block,
     Line,
     PageContent,
@@ -78,8 +77,28 @@ def _bbox(b: Any) -> BBox:
     return BBox(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
 
 
-def blocks_from_dict(data: dict[str, Any]) -> tuple[Block, ...]:
-    """Text blocks of a ``get_text("dict")`` result as :class:`Block` records."""
+def _rotator(rotation: int, width: float, height: float) -> Any:
+    """Map unrotated-page coordinates to the displayed page (``None`` if unrotated).
+
+    ``width``/``height`` are the unrotated page's size.
+    """
+    from docparse.backends.base import display_bbox
+
+    if rotation % 360 == 0:
+        return None
+
+    def rot(b: Any) -> BBox:
+        return display_bbox(_bbox(b), rotation, width, height)
+
+    return rot
+
+
+def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]:
+    """Text blocks of a ``get_text("dict")`` result as :class:`Block` records.
+
+    ``rot`` (from :func:`_rotator`) maps boxes to the displayed page.
+    """
+    box = rot or _bbox
     blocks: list[Block] = []
     for b in data.get("blocks", ()):
         if b.get("type", 0) != 0:
@@ -89,7 +108,7 @@ def blocks_from_dict(data: dict[str, Any]) -> tuple[Block, ...]:
             spans = tuple(
                 TextSpan(
                     text=str(s.get("text", "")),
-                    bbox=_bbox(s["bbox"]),
+                    bbox=box(s["bbox"]),
                     size=float(s.get("size", 0.0)),
                     bold=is_bold(s),
                     font=str(s.get("font", "")),
@@ -98,9 +117,9 @@ def blocks_from_dict(data: dict[str, Any]) -> tuple[Block, ...]:
                 if str(s.get("text", ""))
             )
             if spans and any(s.text.strip() for s in spans):
-                lines.append(Line(spans, _bbox(ln["bbox"])))
+                lines.append(Line(spans, box(ln["bbox"])))
         if lines:
-            blocks.append(Block(tuple(lines), _bbox(b["bbox"])))
+            blocks.append(Block(tuple(lines), box(b["bbox"])))
     return tuple(blocks)
 
 
@@ -111,14 +130,8 @@ def _clean_cell(c: Any) -> str:
 Grid = tuple[Any, list[list[str]]]
 
 
-def tables_of(
-    page: Any, config: PyMuPDFConfig, words: list[Any], *, has_caption: bool = False
-) -> list[Grid]:
-    """Cell grids of the tables on ``page`` with the configured strategy.
-
-    ``has_caption``: the page has a "Table N" caption, so the whitespace
-    strategies are worth trying even on a page that is mostly words.
-    """
+def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
+    """Cell grids of the tables on ``page`` with the configured strategy."""
     kw: dict[str, Any] = {"use_layout": config.table_layout_model} if _HAS_USE_LAYOUT else {}
     strategy = config.table_strategy
 
@@ -140,14 +153,14 @@ def tables_of(
     if strategy == "lines_then_text":
         return found or run(strategy="text")
     # auto
-    if numeric_fraction(str(w[4]) for w in words) < 0.15 and not has_caption:
+    if numeric_fraction(str(w[4]) for w in words) < 0.15:
         return found
     for settings in (
         {"vertical_strategy": "lines", "horizontal_strategy": "text"},
-        {"vertical_strategy": "text", "horizontal_strategy": "lines"},
         {"strategy": "text"},
     ):
-        alt = [g for g in run(**settings) if plausible_table(g[1])]
+        height = float(page.rect.height) or 1.0
+        alt = [g for g in run(**settings) if plausible_table(g[1], (g[0][3] - g[0][1]) / height)]
         if alt:
             return alt
     return found
@@ -167,18 +180,19 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
     for w in words:
         cx = (w[0] + w[2]) / 2
         cy = (w[1] + w[3]) / 2
+        # The smallest cell holding the centre: detected cells may overlap.
+        best: tuple[float, int, int] | None = None
         for ri, row in enumerate(boxes):
-            hit = False
             for ci, cell in enumerate(row):
                 if cell is None:
                     continue
                 x0, y0, x1, y1 = cell
                 if x0 <= cx <= x1 and y0 <= cy <= y1:
-                    bucket.setdefault((ri, ci), []).append(w)
-                    hit = True
-                    break
-            if hit:
-                break
+                    area = (x1 - x0) * (y1 - y0)
+                    if best is None or area < best[0]:
+                        best = (area, ri, ci)
+        if best is not None:
+            bucket.setdefault((best[1], best[2]), []).append(w)
     for ri, row in enumerate(boxes):
         out_row: list[str | None] = []
         for ci, cell in enumerate(row):
@@ -199,6 +213,11 @@ def table_regions(found: list[Grid]) -> tuple[TableRegion, ...]:
         grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
         out.append(TableRegion(_bbox(bbox), grid, 0))
     return tuple(out)
+
+
+def _rotated_word(rot: Any, w: Any) -> tuple[Any, ...]:
+    b = rot(w[:4])
+    return (b.x0, b.y0, b.x1, b.y1, *w[4:])
 
 
 class PyMuPDFBackend(PdfBackend):
@@ -224,23 +243,28 @@ class PyMuPDFBackend(PdfBackend):
     def _page(self, doc: Any, index: int, config: PyMuPDFConfig) -> PageContent:
         page = doc.load_page(index)
         rotation = int(page.rotation or 0)
-        # Text and table coordinates are in the unrotated page (the cropbox).
-        mediabox = page.cropbox if rotation else page.rect
+        # Text comes in the unrotated page's coordinates, tables in the
+        # displayed page's. Everything is mapped to the displayed page, where
+        # a landscape page set sideways reads left to right.
+        unrot = page.cropbox
+        rot = _rotator(rotation, float(unrot.width), float(unrot.height))
         data = page.get_text("dict", flags=_TEXT_FLAGS, sort=False)
-        blocks = blocks_from_dict(data)
+        blocks = blocks_from_dict(data, rot)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
             words = page.get_text("words", flags=_TEXT_FLAGS, sort=False)
-            caption = any(TABLE_CAPTION.match(b.lines[0].text) for b in blocks)
-            tables = table_regions(tables_of(page, config, words, has_caption=caption))
+            if rot is not None:
+                words = [_rotated_word(rot, w) for w in words]
+            tables = table_regions(tables_of(page, config, words))
         images: tuple[BBox, ...] = ()
         if not blocks:
-            images = tuple(_bbox(i["bbox"]) for i in page.get_image_info())
+            images = tuple((rot or _bbox)(i["bbox"]) for i in page.get_image_info())
+        mediabox = page.rect
         content = PageContent(
             number=index + 1,
             width=float(mediabox.width),
             height=float(mediabox.height),
-            rotation=rotation,
+            rotation=0,  # boxes are already in the displayed page
             blocks=blocks,
             tables=tables,
             images=images,
