@@ -30,6 +30,7 @@ from docparse.backends.base import (
     numeric_fraction,
     plausible_table,
     rich_table,
+    text_line_count,
 )
 from docparse.errors import CorruptDocumentError, MissingDependencyError
 from docparse.model import BBox
@@ -222,7 +223,11 @@ def table_regions(
     if strategy == "text":
         return tuple(_grids(page, config, _TEXT, words))
     found = _grids(page, config, _LINES, words)
-    if strategy == "lines" or any(rich_table(t.rows) for t in found):
+    boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
+    if strategy == "lines" or any(
+        rich_table(t.rows, text_line_count((t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1), boxes))
+        for t in found
+    ):
         return tuple(found)
     if strategy == "lines_then_text":
         return tuple(found or _grids(page, config, _TEXT, words))
@@ -253,19 +258,36 @@ class PdfplumberBackend(PdfBackend):
             from pdfminer.pdfparser import PDFSyntaxError
         except ImportError as exc:  # pragma: no cover - core dependency
             raise MissingDependencyError("pdfplumber backend", "pip install pdfplumber") from exc
+        from pdfplumber.utils.exceptions import PdfminerException
+
         try:
             pdf = pdfplumber.open(path, password=config.password or "")
         except PDFPasswordIncorrect as exc:
             raise encrypted_error(path, wrong_password=config.password is not None) from exc
-        except PDFSyntaxError as exc:
+        except (PDFSyntaxError, PdfminerException) as exc:
             raise CorruptDocumentError(path, f"cannot be parsed as a PDF: {exc}") from exc
         try:
+            # PyMuPDF (the preflight) repairs a broken xref table; pdfminer may
+            # then see fewer pages, or none, of the same file.
+            n_read = len(pdf.pages)
+            if n_read < info.last:
+                raise CorruptDocumentError(
+                    path,
+                    f"pdfminer reads {n_read} of its {info.n_pages} pages (damaged "
+                    "cross-reference table?); backend='pymupdf' repairs such files",
+                )
             for index in info.page_indices:
                 page = pdf.pages[index]
                 try:
                     yield self._page(page, index, config)
+                except PdfminerException as exc:
+                    raise CorruptDocumentError(
+                        path, f"page {index + 1} cannot be read by pdfminer: {exc}"
+                    ) from exc
                 finally:
                     page.close()
+        except PdfminerException as exc:
+            raise CorruptDocumentError(path, f"cannot be parsed as a PDF: {exc}") from exc
         finally:
             pdf.close()
 
