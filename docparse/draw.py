@@ -180,16 +180,20 @@ def draw_pdf(
     pages: tuple[int, int] | None = None,
     config: Mapping[str, Any] | None = None,
     zoom: float = 1.5,
+    parse_all: bool = True,
 ) -> list[Path]:
-    """Parse ``path`` with ``backend`` (only ``pages`` when given) and draw the overlays.
+    """Parse ``path`` with ``backend`` and draw the overlays of ``pages`` (all by default).
 
-    ``config`` holds further backend options (a dict); ``pages`` is added to
-    it so that only the drawn pages are parsed.
+    ``config`` holds further backend options (a dict). With ``parse_all``
+    (the default) the whole document is parsed, so the drawing shows what
+    the backend does to the full document: running headers are recognised by
+    repetition across pages, and paragraphs continue across page breaks.
+    ``parse_all=False`` parses only ``pages`` (faster on long documents).
     """
     from docparse.api import parse
 
     options: dict[str, Any] = dict(config or {})
-    if pages is not None:
+    if pages is not None and not parse_all:
         options["pages"] = pages
     doc = parse(path, format="pdf", backend=backend, config=options or None)
     return draw_document(

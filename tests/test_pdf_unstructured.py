@@ -205,6 +205,14 @@ def test_hi_res_unknown_model_is_a_config_error() -> None:
         )
 
 
+@pytest.mark.unstructured
+@needs_unstructured
+def test_ocr_without_tesseract_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ub.shutil, "which", lambda name: None)
+    with pytest.raises(MissingDependencyError, match="tesseract"):
+        docparse.parse(FIXTURE, backend="unstructured", config={"strategy": "ocr_only"})
+
+
 def test_bad_strategy_is_a_config_error() -> None:
     with pytest.raises(ConfigError):
         ub.UnstructuredConfig(strategy="magic")  # type: ignore[arg-type]

@@ -25,6 +25,12 @@ from docparse.errors import DocparseError
     help="Folder for the PNG files (created if missing).",
 )
 @click.option("--zoom", default=1.5, show_default=True, help="Pixels per PDF point.")
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Parse only the drawn pages (faster; running headers are found by repetition "
+    "across pages, so fewer are recognised).",
+)
 @config_option
 def draw_cmd(
     pdf: str,
@@ -32,6 +38,7 @@ def draw_cmd(
     pages: str | None,
     out_dir: str,
     zoom: float,
+    quick: bool,
     options: tuple[str, ...],
 ) -> None:
     """Draw each unit's box, coloured by kind and labelled with its order, on PNG pages."""
@@ -46,6 +53,7 @@ def draw_cmd(
             pages=window,
             config=parse_options(options) or None,
             zoom=zoom,
+            parse_all=not quick,
         )
     except DocparseError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
