@@ -322,9 +322,27 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
     return False
 
 
-def rich_table(rows: Sequence[Sequence[str]]) -> bool:
-    """A table with at least 4 rows (a ruled header box alone is not enough)."""
-    return len(rows) >= 4
+def text_line_count(bbox: Sequence[float], word_boxes: Iterable[Sequence[float]]) -> int:
+    """Distinct text lines (3-point bins of word centres) inside ``bbox``."""
+    x0, y0, x1, y1 = bbox[:4]
+    bins = set()
+    for w in word_boxes:
+        cx = (w[0] + w[2]) / 2
+        cy = (w[1] + w[3]) / 2
+        if x0 <= cx <= x1 and y0 <= cy <= y1:
+            bins.add(round(cy / 3))
+    return len(bins)
+
+
+def rich_table(rows: Sequence[Sequence[str]], n_text_lines: int = 0) -> bool:
+    """A ruled table good enough to keep without trying the whitespace strategies.
+
+    At least 4 rows (a ruled header box alone is not enough) and not several
+    text lines lumped per row (``n_text_lines``: text lines inside the table,
+    see :func:`text_line_count`): a table ruled only around its column
+    groups comes out as one row holding every data line.
+    """
+    return len(rows) >= 4 and len(rows) >= 0.3 * n_text_lines
 
 
 # --------------------------------------------------------------------------- bad PDFs

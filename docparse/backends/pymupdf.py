@@ -28,6 +28,7 @@ from docparse.backends.base import (
     numeric_fraction,
     plausible_table,
     rich_table,
+    text_line_count,
 )
 from docparse.errors import CorruptDocumentError
 from docparse.model import BBox
@@ -148,7 +149,9 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     # A ruled table needs at least two vector strokes; skipping pages without
     # them avoids find_tables' per-character setup on plain text pages.
     found = run(strategy="lines") if len(page.get_cdrawings()) >= 2 else []
-    if strategy == "lines" or any(rich_table(rows) for _, rows in found):
+    if strategy == "lines" or any(
+        rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
+    ):
         return found
     if strategy == "lines_then_text":
         return found or run(strategy="text")

@@ -427,8 +427,14 @@ class UnstructuredBackend(PdfBackend):
             encrypted = bool(doc.needs_pass)
             if encrypted:
                 doc.authenticate(cfg.password or "")
+            # A file PyMuPDF had to repair (broken xref) is handed over as its
+            # repaired copy: pdfminer reads such files as zero pages, which would
+            # pass for a PDF without a text layer.
             whole = (
-                info.first == 0 and info.last == info.n_pages and info.n_pages <= cfg.pages_per_call
+                info.first == 0
+                and info.last == info.n_pages
+                and info.n_pages <= cfg.pages_per_call
+                and not doc.is_repaired
             )
             for start in range(info.first, info.last, cfg.pages_per_call):
                 stop = min(start + cfg.pages_per_call, info.last)
