@@ -235,6 +235,7 @@ class Locator:
         self._dense = [n.text.replace(" ", "") for n in self._norms]
         self._table_items: list[int] | None = None
         self._tokens: list[frozenset[str]] | None = None
+        self._grouped: dict[str, list[int]] | None = None
 
     # -- public -----------------------------------------------------------------
 
@@ -654,50 +655,94 @@ class Locator:
 
     def _tokens_of(self) -> list[frozenset[str]]:
         if self._tokens is None:
-            self._tokens = [frozenset(n.text.split()) for n in self._norms]
+            # Numbers also whole and without digit-group commas (FinQA writes 4,761 as 4761).
+            self._tokens = [
+                frozenset(n.text.split()).union(_numbers(it.text))
+                for n, it in zip(self._norms, self.items, strict=True)
+            ]
         return self._tokens
 
-    def _locate_table_text(self, text: str, min_coverage: float, page: int | None) -> Match:
-        """Linearised rows and cell values: the unit holding the most of their words.
+    def _grouped_numbers(self) -> dict[str, list[int]]:
+        """Items holding each number (whole, without digit-group commas)."""
+        if self._grouped is None:
+            self._grouped = {}
+            for i, it in enumerate(self.items):
+                for num in _numbers(it.text):
+                    self._grouped.setdefault(num, []).append(i)
+        return self._grouped
 
-        Row templates (``the X of Y is Z ;``) are not in any PDF; what is there
-        are the row label, the column header and the value, so words are
-        compared as sets, numbers weighted double, over table units first.
+    def _locate_table_text(self, text: str, min_coverage: float, page: int | None) -> Match:
+        """Linearised rows and cell values: the unit(s) holding their words.
+
+        Row templates (``the X of Y is Z ;``) are in no PDF; what is there are
+        the row label, the column header and the values, often as separate
+        units when a backend does not recognise the table. So the evidence's
+        words are compared as a set (values weighted double, column headers
+        half, template words not at all) with single units (table units first)
+        and with short runs of units around the rarest values; ``coverage`` is
+        then the weighted share of those words found.
         """
         general = self._locate_text(text, min_coverage, page)
         if general.found:
             return general
-        ev_tokens = [t for t in _norm(text).text.split() if t not in _ROW_STOP]
-        if not ev_tokens:
+        weights = _row_weights(text)
+        if not weights:
             return general
-        weights = {t: (2.0 if t[0].isdigit() else 1.0) * len(t) for t in ev_tokens}
-        total = sum(weights[t] for t in ev_tokens)
+        total = sum(weights.values())
         tokens = self._tokens_of()
-        table_idx = self._table_idx()
-        best: tuple[float, int, int] | None = None
-        for pool in (table_idx, range(len(self.items))):
+
+        def score(have: set[str] | frozenset[str]) -> float:
+            return sum(w for t, w in weights.items() if t in have) / total
+
+        # (coverage, single unit, on page, first item, last item)
+        best: tuple[float, int, int, int, int] | None = None
+        for pool in (self._table_idx(), range(len(self.items))):
             for i in pool:
-                have = tokens[i]
-                got = sum(weights[t] for t in ev_tokens if t in have)
-                on_page = 1 if page is not None and page in self.items[i].pages else 0
-                key = (got / total, on_page, -i)
-                if best is None or key > best:
+                on_page = int(page is not None and page in self.items[i].pages)
+                key = (score(tokens[i]), 1, on_page, i, i)
+                if best is None or key[:3] > best[:3]:
                     best = key
             if best is not None and best[0] >= min_coverage:
                 break
+        values = [t for t in weights if t[0].isdigit() and len(t) >= 2]
+        anchors: set[int] = set()
+        grouped = self._grouped_numbers()
+        for t in values:
+            post = self.unigrams.get(t)
+            if post is not None and len(post) <= 30:
+                anchors.update(self._item_at(self.word_starts[p]) for p in post)
+            if len(grouped.get(t, ())) <= 30:
+                anchors.update(grouped.get(t, ()))
+        for a in sorted(anchors):
+            lo, hi = max(0, a - 8), min(len(self.items) - 1, a + 8)
+            useful = [i for i in range(lo, hi + 1) if any(t in tokens[i] for t in values)]
+            if not useful:
+                continue
+            first, last = useful[0], useful[-1]
+            union: set[str] = set().union(*tokens[max(0, first - 3) : last + 1])
+            on_page = int(page is not None and page in self.items[a].pages)
+            key = (score(union), 0, on_page, max(0, first - 3), last)
+            if best is None or key[:3] > best[:3]:
+                best = key
         if best is None or best[0] <= general.coverage:
             return general
-        cov, _, neg_i = best
-        it = self.items[-neg_i]
-        status: MatchStatus = "fuzzy" if cov >= min_coverage else "partial"
+        cov, _, _, first, last = best
+        # Keep the units that hold some of the evidence's words.
+        picked = [i for i in range(first, last + 1) if any(t in tokens[i] for t in weights)]
+        items = [self.items[i] for i in picked] or [self.items[first]]
+        status: MatchStatus = (
+            "partial" if cov < min_coverage else "fuzzy" if len(items) == 1 else "split"
+        )
+        pages = tuple(sorted({p for it in items for p in it.pages}))
+        first_page = next((it.pages[0] for it in items if it.pages), None)
         m = Match(
             status,
-            (it.id,),
-            ((0, len(it.text)),),
+            tuple(it.id for it in items),
+            tuple((0, len(it.text)) for it in items),
             cov,
             cov,
-            it.pages,
-            it.pages[0] if it.pages else None,
+            pages,
+            first_page,
         )
         return self._with_related(m)
 
@@ -752,6 +797,45 @@ class Locator:
         else:
             status = "fuzzy"
         return Match(status, ids, spans, coverage, min(1.0, score), pages, main_page)
+
+
+# A number as written (4,761 / 36.6 / 2016), keyed without digit-group commas.
+_NUMBER_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _numbers(text: str) -> list[str]:
+    return [m.rstrip(",").replace(",", "") for m in _NUMBER_TOKEN.findall(text)]
+
+
+_ROW_HEADER = re.compile(r"\bof\s+(.+?)\s+is\s", re.IGNORECASE)
+
+
+def _row_weights(text: str) -> dict[str, float]:
+    """Weights of the words of table evidence: values x2, headers x0.5, template words 0.
+
+    Headers are FinQA's column header (``of <header> is``) and the table's
+    corner cell before the first row (``$ in millions the ...``). Numbers are
+    kept whole (``36.6``, ``4761``), as written in the table.
+    """
+    header_words: set[str] = set()
+    corner = re.match(r"^(.*?)\bthe\b", text, re.IGNORECASE)
+    for h in [m.group(1) for m in _ROW_HEADER.finditer(text)] + (
+        [corner.group(1)] if corner else []
+    ):
+        header_words.update(_norm(_NUMBER_TOKEN.sub(" ", h)).text.split())
+        header_words.update(_numbers(h))
+    weights: dict[str, float] = {}
+    words = _norm(_NUMBER_TOKEN.sub(" ", text)).text.split()
+    for t in [*words, *_numbers(text)]:
+        if t in _ROW_STOP or t in weights:
+            continue
+        if t in header_words:
+            weights[t] = 0.5 * len(t)
+        elif t[0].isdigit():
+            weights[t] = 2.0 * len(t)
+        else:
+            weights[t] = float(len(t))
+    return weights
 
 
 def _fill_gaps(
