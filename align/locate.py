@@ -463,11 +463,20 @@ class Locator:
             return
         reach = 2 * len(ev) + 200
         best: tuple[int, int, int, int] | None = None  # (covered, on page, lo, hi)
+        # Sliding window over the hits (in document order); the evidence
+        # characters it covers are counted incrementally.
+        count = [0] * len(ev)
+        covered = 0
         lo = 0
         for hi in range(len(hits)):
+            for k in range(hits[hi][1], hits[hi][2]):
+                covered += count[k] == 0
+                count[k] += 1
             while self._item_starts[hits[hi][0]] - self._item_starts[hits[lo][0]] > reach:
+                for k in range(hits[lo][1], hits[lo][2]):
+                    count[k] -= 1
+                    covered -= count[k] == 0
                 lo += 1
-            covered = _union(sorted((h[1], h[2]) for h in hits[lo : hi + 1]))
             on_page = int(page is not None and page in self.items[hits[lo][0]].pages)
             key = (covered, on_page, -lo, hi)
             if best is None or key[:2] > best[:2]:
@@ -868,18 +877,6 @@ def _fill_gaps(
 def _dense(text: str) -> tuple[list[int], str]:
     """``text`` without spaces, and the position in ``text`` of each kept character."""
     return [i for i, ch in enumerate(text) if ch != " "], text.replace(" ", "")
-
-
-def _union(spans: list[tuple[int, int]]) -> int:
-    """Total length of sorted, possibly overlapping spans."""
-    total = 0
-    reach = 0
-    for a, b in spans:
-        a = max(a, reach)
-        if b > a:
-            total += b - a
-        reach = max(reach, b)
-    return total
 
 
 def _gaps(blocks: list[_Hit], start: int, end: int) -> list[tuple[int, int]]:
