@@ -207,13 +207,22 @@ def _clamp(b: BBox, w: float, h: float) -> BBox:
     return BBox(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def _inside(line: Line, tables: Sequence[TableRegion]) -> bool:
+def _compact(text: str) -> str:
+    return "".join(expand_ligatures(text).split()).lower()
+
+
+def _inside(line: Line, tables: Sequence[TableRegion], cells: Sequence[str]) -> bool:
+    """The line lies in a table region and its text is in that table's cells.
+
+    A line the table's cells did not capture (a word outside every detected
+    cell) stays a text line, so no word of the page is lost.
+    """
     cx = (line.bbox.x0 + line.bbox.x1) / 2
     cy = (line.bbox.y0 + line.bbox.y1) / 2
-    for t in tables:
+    for t, text in zip(tables, cells, strict=True):
         b = t.bbox
         if b.x0 - 2 <= cx <= b.x1 + 2 and b.y0 - 2 <= cy <= b.y1 + 2:
-            return True
+            return all(_compact(w) in text for w in line.text.split())
     return False
 
 
@@ -332,6 +341,7 @@ def _reading_order(items: list[_Item], width: float) -> list[_Item]:
 def page_items(page: PageContent, config: PdfConfig) -> _Page:
     """Step 1 for one page: paragraph candidates and tables in reading order."""
     tables = page.tables if config.tables else ()
+    cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[_Item] = []
     for block in page.blocks:
         if block.role == "table" and config.tables and not tables:
@@ -340,7 +350,7 @@ def page_items(page: PageContent, config: PdfConfig) -> _Page:
                 region = TableRegion(block.bbox, rows)
                 items.append(_Item(page.number, block.bbox, [], 0.0, False, "table", region))
             continue
-        lines = tuple(ln for ln in block.lines if not (tables and _inside(ln, tables)))
+        lines = tuple(ln for ln in block.lines if not (tables and _inside(ln, tables, cells)))
         if not lines:
             continue
         role = None if block.role == "table" else block.role
