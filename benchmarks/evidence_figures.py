@@ -11,8 +11,9 @@ in the parse of its document and how often on the annotated page:
   parse, and ``FLOAT SELECTED`` evidence landing on a table or caption unit;
 * ClimRetrieve ``Relevant`` text sentences for CT REIT and CostCo, with page.
 
-Parses are cached as JSON under ``--cache`` (keyed by backend and file hash)
-so reruns only re-locate; ``--no-cache`` parses afresh.
+With ``--cache DIR`` parses are kept as JSON (keyed by backend and file
+hash, not by code version) so reruns only re-locate; without it every
+document is parsed afresh with ``docparse.parse``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,16 @@ DEFAULT_CORPUS = Path(os.environ.get("DOCPARSE_CORPUS", ROOT.parent / "shared" /
 
 
 def cached_parser(backend: str, cache: Path | None) -> Callable[[Path], Document]:
+    """``docparse.parse`` with ``backend``, each file once per run (kept in ``cache`` if given)."""
+    seen: dict[Path, Document] = {}
+
     def run(path: Path) -> Document:
+        if path in seen:
+            return seen[path]
+        seen[path] = doc = parse_once(path)
+        return doc
+
+    def parse_once(path: Path) -> Document:
         key = None
         if cache is not None:
             key = cache / f"{backend}-{file_hash(path)}.json"
@@ -218,12 +228,17 @@ def read_climretrieve_rows(path: Path, docs: tuple[str, ...]) -> list[QARecord]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    ap.add_argument("--cache", type=Path, default=Path("/tmp/docparse-evidence-cache"))
-    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep parses here as JSON (keyed by backend and file hash, not by code version:"
+        " clear it after a parser changes)",
+    )
     ap.add_argument("--only", choices=("financebench", "pdfqa", "uda", "climretrieve"))
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args(argv)
-    cache = None if args.no_cache else args.cache
+    cache = args.cache
     parser = cached_parser("pymupdf", cache)
     figures: dict[str, Any] = {}
     steps: list[tuple[str, Callable[[], dict[str, Any]]]] = [

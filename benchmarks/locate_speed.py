@@ -94,7 +94,7 @@ def sample_evidence(doc: Document, n: int, seed: int = 7) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    ap.add_argument("--cache", type=Path, default=Path("/tmp/docparse-evidence-cache"))
+    ap.add_argument("--cache", type=Path, default=None, help="keep parses here as JSON")
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--pages", type=int, nargs="+", default=[50, 100, 300])
     args = ap.parse_args(argv)
