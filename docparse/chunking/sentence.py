@@ -50,8 +50,8 @@ compares with it through llama-index-core when that is installed).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 import regex  # type: ignore[import-untyped]
 
@@ -105,6 +105,7 @@ _OTHER_ASCII_WS = "\n\t\r\x0b\x0c"
 # unless the word is a number (checked separately).
 _PLAIN = "[^\\s\x00-\x1f\x7f-\x9f)\";}\\]*:@'({\\[\u2018\u2019\u201c\u201d\xab\xbb?!\\-.,"
 _PLAIN_WORD = regex.compile(_PLAIN + "`&#]" + _PLAIN + "]+")
+_NON_WORD_CHARS = frozenset(")\";}]*:@'({[\u2018\u2019\u201c\u201d\xab\xbb?!")
 _SECTION_NUMBER = regex.compile("\\d+(?:\\.\\d+)*")
 _CLAUSE_PUNCT = frozenset(";:,.!?")
 _SENT_END = frozenset(".?!")
@@ -140,44 +141,53 @@ def _breaks_in_context(context: str) -> bool:
 
 def _punkt_slices(text: str) -> list[tuple[int, int]]:
     """Sentence slices before realignment (Punkt ``_slices_from_text``)."""
-    out: list[tuple[int, int]] = []
-    last_break = 0
-    prev: regex.Match[str] | None = None
-    prev_start = prev_stop = 0
-
-    def decide(m: regex.Match[str], w_start: int, w_stop: int) -> None:
-        nonlocal last_break
-        word = text[w_start:w_stop]
-        # Fast paths, equal to the general rule: "?" and "!" are always tokens
-        # of their own followed by another token; a plain word (not a number)
-        # of two or more characters before "." forms one token "word.", a break.
-        # A section number ("1.2.") is a number token: it breaks unless the
-        # next word starts in lower case.
-        nxt = m.group("next")
-        if m.group() != "." or (_PLAIN_WORD.fullmatch(word) and not word.isdecimal()):
-            brk = True
-        elif nxt and nxt[0].isalnum() and _SECTION_NUMBER.fullmatch(word):
-            brk = not nxt[0].islower()
-        else:
-            brk = _breaks_in_context(word + "." + m.group("after"))
-        if brk:
-            out.append((last_break, m.end()))
-            last_break = m.start("next") if nxt else m.end()
-
     spaced = text
     for ch in _OTHER_ASCII_WS:  # str.replace is much faster than str.translate
         if ch in spaced:
             spaced = spaced.replace(ch, " ")
+    rfind = spaced.rfind
+    # Candidates with the start of the word before them. Punkt looks for the
+    # word from the previous candidate on; a space right at the start of that
+    # stretch counts as no space at all, and a candidate whose word would
+    # overlap the previous candidate's word drops the previous candidate.
+    cands: list[tuple[regex.Match[str], int]] = []
+    prev_start = prev_stop = 0
     for m in _CANDIDATE.finditer(text):
-        ws = spaced.rfind(" ", prev_stop, m.start())
-        # A space right at the start of the searched stretch counts as no
-        # space at all (as in Punkt).
+        ms = m.start()
+        ws = rfind(" ", prev_stop, ms)
         w_start = ws + 1 if ws > prev_stop else prev_start
-        if prev is not None and prev_stop <= w_start:
-            decide(prev, prev_start, prev_stop)
-        prev, prev_start, prev_stop = m, w_start, m.start()
-    if prev is not None:
-        decide(prev, prev_start, prev_stop)
+        if cands and prev_stop > w_start:
+            cands.pop()
+        cands.append((m, w_start))
+        prev_start, prev_stop = w_start, ms
+
+    out: list[tuple[int, int]] = []
+    last_break = 0
+    plain = _PLAIN_WORD.fullmatch
+    section_number = _SECTION_NUMBER.fullmatch
+    for m, w_start in cands:
+        ms = m.start()
+        ns = m.start("next")  # -1 when a closing mark follows directly
+        # Fast paths, equal to the general rule: "?" and "!" are always tokens
+        # of their own followed by another token; a plain word (not a number)
+        # of two or more characters before "." forms one token "word.", a
+        # break. A section number ("1.2.") is a number token: it breaks unless
+        # the next word starts in lower case.
+        if text[ms] != ".":
+            brk = True
+        else:
+            word = text[w_start:ms]
+            if (plain(word) and not word.isdecimal()) or (word and word[-1] in _NON_WORD_CHARS):
+                # (after a closing bracket or quote the token is "." or "X.",
+                # neither an initial nor a number: a break)
+                brk = True
+            elif ns >= 0 and text[ns].isalnum() and section_number(word):
+                brk = not text[ns].islower()
+            else:
+                brk = _breaks_in_context(word + "." + m.group("after"))
+        if brk:
+            out.append((last_break, ms + 1))
+            last_break = ns if ns >= 0 else ms + 1
     out.append((last_break, len(text.rstrip())))
     return out
 
@@ -223,11 +233,9 @@ def split_sentences(text: str) -> list[str]:
 # --- The splitter ------------------------------------------------------------
 
 
-class _Piece(NamedTuple):
-    text: str
-    start: int  # offset of the piece in the text given to split_text
-    is_sentence: bool
-    n_tokens: int
+# A split: (text, offset in the text given to split_text, is a whole
+# sentence, token count). Plain tuples: millions are made on a corpus.
+_Piece = tuple[str, int, bool, int]
 
 
 def _split_keep_separator(text: str, sep: str) -> list[tuple[str, int]]:
@@ -244,11 +252,118 @@ def _split_keep_separator(text: str, sep: str) -> list[tuple[str, int]]:
 _JOIN_SEPARATORS = dict.fromkeys(range(0x1C, 0x20), "x")
 
 
+# cl100k's pre-tokenizer for the stdlib ``re`` engine (much faster than
+# running tiktoken on many short strings), restricted to text made of Latin-1
+# and General Punctuation characters, whose Unicode properties are settled:
+# there \p{L}, \p{N} and \s (White_Space) are the explicit classes below, and
+# ``\Z`` is the end of the text as ``$`` is in tiktoken's Rust engine. The
+# token count of a text is the sum of the BPE counts of its pre-tokens, which
+# are cached. Other text goes to tiktoken.
+_FAST_RANGE = "\x00-\xff\u2000-\u2064\u2066-\u206f"  # U+2065 is unassigned
+
+
+def _fast_class(first: str) -> str:
+    chars = [
+        chr(c)
+        for lo, hi in ((0, 0xFF), (0x2000, 0x206F))
+        for c in range(lo, hi + 1)
+        if c != 0x2065 and unicodedata.category(chr(c))[0] == first
+    ]
+    return "".join(re.escape(c) for c in chars)
+
+
+_L = _fast_class("L")
+_N = _fast_class("N")
+_WS = "\t\n\x0b\x0c\r \x85\xa0\u2000-\u200a\u2028\u2029\u202f\u205f"
+_FAST_PRETOKEN = re.compile(
+    "'(?i:[sdmt]|ll|ve|re)"
+    f"|[^\r\n{_L}{_N}]?+[{_L}]++"
+    f"|[{_N}]{{1,3}}+"
+    f"| ?[^{_WS}{_L}{_N}]++[\r\n]*+"
+    f"|[{_WS}]++\\Z"
+    f"|[{_WS}]*[\r\n]"
+    f"|[{_WS}]+(?![^{_WS}])"
+    f"|[{_WS}]"
+)
+_SLOW_CHARS = re.compile(f"[^{_FAST_RANGE}]+")
+_PRETOKEN_COUNTS: dict[str, int] = {}
+_PRETOKEN_CACHE_LIMIT = 500_000
+
+
+# No cl100k pre-token holds a newline followed by a non-space character (the
+# patterns only end with newlines), so token counts add up over the pieces of
+# a text cut right after such newlines. Python's \s is a superset of the
+# tokenizer's, so \S here is never tokenizer whitespace.
+
+
+def _hard_boundary_before(text: str, lo: int, pos: int) -> int:
+    """The last hard boundary in ``[lo, pos]`` (``lo`` if none)."""
+    j = text.rfind("\n", lo, pos)
+    while j >= 0:
+        if not text[j + 1].isspace():
+            return j + 1
+        j = text.rfind("\n", lo, j)
+    return lo
+
+
+def _hard_boundary_after(text: str, pos: int) -> int:
+    """The first hard boundary at or after ``pos`` (the text's end if none)."""
+    j = text.find("\n", pos)
+    while j >= 0 and j + 1 < len(text):
+        if not text[j + 1].isspace():
+            return j + 1
+        j = text.find("\n", j + 1)
+    return len(text)
+
+
+def _cl100k_count(encode: Callable[[str], list[int]]) -> Callable[[str], int]:
+    counts = _PRETOKEN_COUNTS
+    get = counts.__getitem__
+
+    def count_fast(text: str) -> int:
+        parts = _FAST_PRETOKEN.findall(text)
+        try:
+            return sum(map(get, parts))
+        except KeyError:
+            if len(counts) > _PRETOKEN_CACHE_LIMIT:
+                counts.clear()
+            total = 0
+            for p in parts:
+                n = counts.get(p)
+                if n is None:
+                    # A pre-token encodes on its own exactly as inside the text.
+                    n = counts[p] = len(encode(p))
+                total += n
+            return total
+
+    def count(text: str) -> int:
+        if text.isascii():
+            return count_fast(text)
+        # Encode only the lines (between hard boundaries) that hold other
+        # characters; the stretches between them take the fast path.
+        total = 0
+        pos = 0
+        n = len(text)
+        for m in _SLOW_CHARS.finditer(text):
+            if m.start() < pos:
+                continue
+            a = _hard_boundary_before(text, pos, m.start())
+            b = _hard_boundary_after(text, m.end())
+            if a > pos:
+                total += count_fast(text[pos:a])
+            total += len(encode(text[a:b]))
+            pos = b
+        if pos < n:
+            total += count_fast(text[pos:])
+        return total
+
+    return count
+
+
 def _default_counter() -> Callable[[str], int]:
     from docparse.text import encoding
 
-    encode = encoding().encode_ordinary
-    return lambda s: len(encode(s))
+    return _cl100k_count(encoding().encode_ordinary)
 
 
 class SentenceSplitter:
@@ -324,7 +439,7 @@ class SentenceSplitter:
             return [text]
         pieces: list[_Piece] = []
         self._split(text, 0, pieces)
-        chunks = ("".join(p.text for p in group).strip() for group in self._merge(pieces))
+        chunks = ("".join(p[0] for p in group).strip() for group in self._merge(pieces))
         return [c for c in chunks if c]
 
     def split_spans(self, text: str) -> list[tuple[int, int]]:
@@ -365,22 +480,23 @@ class SentenceSplitter:
         if not self._surely_too_long(text):
             n = self._count(text)
             if n <= cs:
-                out.append(_Piece(text, offset, True, n))
+                out.append((text, offset, True, n))
                 return
         parts, is_sentence = self._split_once(text)
         count = self._count
-        single = len(parts) == 1
         too_long = self._surely_too_long
-        for part, start in parts:
-            # (the length test short-cuts the common case of a short piece)
-            if not single and len(part) > cs and too_long(part):
-                self._split(part, offset + start, out)
-                continue
-            n = count(part)
-            if n <= cs or single:
-                # A single indivisible piece above the chunk size is kept and
-                # rejected by the merge step, as LlamaIndex does.
-                out.append(_Piece(part, offset + start, is_sentence, n))
+        if len(parts) == 1:
+            # A single indivisible piece above the chunk size is kept and
+            # rejected by the merge step, as LlamaIndex does.
+            part, start = parts[0]
+            out.append((part, offset + start, is_sentence, count(part)))
+            return
+        # -1: certainly too long, not counted (the length test short-cuts the
+        # common case of a short piece).
+        counts = [-1 if len(p) > cs and too_long(p) else count(p) for p, _ in parts]
+        for (part, start), n in zip(parts, counts, strict=True):
+            if 0 <= n <= cs:
+                out.append((part, offset + start, is_sentence, n))
             else:
                 self._split(part, offset + start, out)
 
@@ -414,32 +530,31 @@ class SentenceSplitter:
         i = 0
         while i < len(pieces):
             piece = pieces[i]
-            if piece.n_tokens > cs:
+            if piece[3] > cs:
                 raise ValueError(
-                    f"a single indivisible piece has {piece.n_tokens} tokens, "
-                    f"more than chunk_size={cs}"
+                    f"a single indivisible piece has {piece[3]} tokens, more than chunk_size={cs}"
                 )
-            if not fresh and cur_len + piece.n_tokens > cs:
+            if not fresh and cur_len + piece[3] > cs:
                 groups.append(cur)
                 # The next chunk opens with the longest tail that fits the overlap.
                 tail: list[_Piece] = []
                 tail_len = 0
                 for p in reversed(cur):
-                    if tail_len + p.n_tokens > overlap:
+                    if tail_len + p[3] > overlap:
                         break
                     tail.append(p)
-                    tail_len += p.n_tokens
+                    tail_len += p[3]
                 tail.reverse()
                 cur, cur_len, fresh = tail, tail_len, True
                 continue
-            if fresh and cur_len + piece.n_tokens > cs:
-                while cur and cur_len + piece.n_tokens > cs:
-                    cur_len -= cur.pop(0).n_tokens
+            if fresh and cur_len + piece[3] > cs:
+                while cur and cur_len + piece[3] > cs:
+                    cur_len -= cur.pop(0)[3]
             # A fresh chunk always takes its first piece; otherwise the piece
             # fits (LlamaIndex's separate non-sentence test can only close a
             # chunk that the size test above already closed).
             cur.append(piece)
-            cur_len += piece.n_tokens
+            cur_len += piece[3]
             fresh = False
             i += 1
         if not fresh:
@@ -449,11 +564,11 @@ class SentenceSplitter:
 
 def _stripped_span(pieces: list[_Piece]) -> tuple[int, int]:
     """Offsets of the joined pieces with surrounding whitespace trimmed (may be empty)."""
-    text = "".join(p.text for p in pieces)
-    start = pieces[0].start
+    text = "".join(p[0] for p in pieces)
+    start = pieces[0][1]
     # Pieces are consecutive stretches of the text (sentence splitting drops
     # nothing but leading text, and the first sentence starts at 0).
-    assert pieces[-1].start + len(pieces[-1].text) - start == len(text)
+    assert pieces[-1][1] + len(pieces[-1][0]) - start == len(text)
     left = len(text) - len(text.lstrip())
     right = len(text.rstrip())
     if right <= left:
