@@ -172,3 +172,26 @@ def test_split_sentences_keeps_text_after_first_start() -> None:
     parts = split_sentences(text)
     assert "".join(parts) == text
     assert parts == ["First one. ", "Second one? ", "(Third.) ", "Fourth"]
+
+
+_SPECIALS = ["é", "ü", "\u00a0", "\u2028", "\x85", "一", "²", "😀", "ß", "\u3000", "’", "—"]
+_SPECIALS += ["\u2009", "\u200b", "½", "ª", "µ", "×", "\xad", "\u2065", "\u2070", "ſ", "K"]
+_COUNT_ALPHABET = st.sampled_from(
+    [*" \t\n\r\x0b\x0cabcXYZ019'.,;!?-_()[]\x00\x1c\x7fsdmtlvre", *_SPECIALS, "\n\n"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_COUNT_ALPHABET, max_size=60).map("".join))
+def test_fast_token_count_equals_tiktoken(text: str) -> None:
+    from docparse.text import encoding
+
+    assert SentenceSplitter(10, 0).count_tokens(text) == len(encoding().encode_ordinary(text))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_fast_token_count_on_any_text(text: str) -> None:
+    from docparse.text import encoding
+
+    assert SentenceSplitter(10, 0).count_tokens(text) == len(encoding().encode_ordinary(text))
