@@ -6,10 +6,12 @@ and Kendall tau helpers.
 
 from __future__ import annotations
 
-from align.metrics.tables import cell_f1, normalize_cell, table_tree, teds
+from align.metrics.tables import bag_f1, cell_bag, cell_f1, normalize_cell, table_tree, teds
 from align.metrics.text import kendall_tau, ned, word_ned
 
 __all__ = [
+    "bag_f1",
+    "cell_bag",
     "cell_f1",
     "kendall_tau",
     "ned",
