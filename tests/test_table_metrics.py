@@ -116,3 +116,11 @@ def test_kendall_tau_known_cases() -> None:
     # One adjacent swap among four: 5 concordant, 1 discordant pairs.
     assert kendall_tau([0, 2, 1, 3]) == pytest.approx((5 - 1) / 6)
     assert kendall_tau([1]) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(grid, grid)
+def test_teds_shortcut_equals_exact_apted(a: list[list[str]], b: list[list[str]]) -> None:
+    ta, tb = table_tree(a), table_tree(b)
+    exact = 1 - tree_edit_distance(ta, tb) / max(ta.size(), tb.size())
+    assert teds(a, b) == pytest.approx(max(0.0, exact))
