@@ -14,6 +14,7 @@ document order.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -60,29 +61,34 @@ def tokenize(text: str) -> list[str]:
 
 
 class _Cached:
-    """Keeps the index of the last chunk list seen (by identity)."""
+    """Keeps the indexes of the last few chunk lists seen (by identity)."""
+
+    _SIZE = 8
 
     def __init__(self) -> None:
-        self._key: tuple[int, int] | None = None
-        self._chunks: Sequence[ChunkLike] | None = None
-        self._ids: list[str] = []
-        self._index: Any = None
+        # id -> (the chunk list itself, its ids, its index); the list is kept so
+        # that its id cannot be reused by another object while cached.
+        self._cache: OrderedDict[int, tuple[Sequence[ChunkLike], list[str], Any]] = OrderedDict()
 
-    def _prepare(self, chunks: Sequence[ChunkLike]) -> Any:
-        key = (id(chunks), len(chunks))
-        if self._key != key or self._chunks is not chunks:
-            self._ids = [c.id for c in chunks]
-            self._index = self._build([c.text for c in chunks])
-            self._key, self._chunks = key, chunks
-        return self._index
+    def _prepare(self, chunks: Sequence[ChunkLike]) -> tuple[list[str], Any]:
+        key = id(chunks)
+        hit = self._cache.get(key)
+        if hit is None or hit[0] is not chunks or len(hit[1]) != len(chunks):
+            hit = (chunks, [c.id for c in chunks], self._build([c.text for c in chunks]))
+            self._cache[key] = hit
+            while len(self._cache) > self._SIZE:
+                self._cache.popitem(last=False)
+        self._cache.move_to_end(key)
+        return hit[1], hit[2]
 
     def _build(self, texts: list[str]) -> Any:
         raise NotImplementedError
 
-    def _rank(self, scores: np.ndarray[Any, Any]) -> list[str]:
+    @staticmethod
+    def _rank(scores: np.ndarray[Any, Any], ids: list[str]) -> list[str]:
         # Stable sort on negated scores: equal scores keep document order.
         order = np.argsort(-scores, kind="stable")
-        return [self._ids[i] for i in order]
+        return [ids[i] for i in order]
 
 
 class BM25Retriever(_Cached):
@@ -107,9 +113,9 @@ class BM25Retriever(_Cached):
     def __call__(self, query: str, chunks: Sequence[ChunkLike]) -> list[str]:
         if not chunks:
             return []
-        index = self._prepare(chunks)
+        ids, index = self._prepare(chunks)
         scores = np.asarray(index.get_scores(tokenize(query)), dtype=float)
-        return self._rank(scores)
+        return self._rank(scores, ids)
 
 
 class TfidfRetriever(_Cached):
@@ -132,13 +138,13 @@ class TfidfRetriever(_Cached):
     def __call__(self, query: str, chunks: Sequence[ChunkLike]) -> list[str]:
         if not chunks:
             return []
-        index = self._prepare(chunks)
+        ids, index = self._prepare(chunks)
         if index is None:
-            return list(self._ids)
+            return list(ids)
         vec, matrix = index
         # Rows are L2-normalised, so the dot product is the cosine.
         scores = (matrix @ vec.transform([query]).T).toarray().ravel()
-        return self._rank(scores)
+        return self._rank(scores, ids)
 
 
 RETRIEVERS: dict[str, Callable[[], Retriever]] = {
