@@ -215,11 +215,18 @@ def plan(
 ) -> tuple[list[Task], list[ManifestRow]]:
     """Tasks to run, and ``skipped`` rows for files docparse does not read."""
     root = src if src.is_dir() else src.parent
+    real_root = root.resolve()
     files = discover(src, exclude=out.resolve())
     tasks: list[Task] = []
     skipped: list[ManifestRow] = []
     for path in files:
         rel = path.relative_to(root).as_posix()
+        if src.is_dir() and not path.resolve().is_relative_to(real_root):
+            # A symlink in a downloaded corpus must not pull in files from
+            # elsewhere on the machine (the hostile-input rule of docparse).
+            reason = "symlink to a file outside the source folder"
+            skipped.append(ManifestRow(rel, None, None, None, None, "skipped", reason=reason))
+            continue
         fmt, reason = _format_of(path)
         if fmt is None:
             skipped.append(ManifestRow(rel, None, None, None, None, "skipped", reason=reason))
