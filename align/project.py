@@ -812,8 +812,11 @@ class FidelityRun:
     runs: tuple[BackendRun, ...]
     threshold: float = 0.9
 
-    def summary(self, lost_units: int = 25) -> dict[str, Any]:
-        """Per-backend summaries (with ``seconds`` and the worst-hit units), JSON-ready."""
+    def summary(self, lost_units: int = 25, units: bool = False) -> dict[str, Any]:
+        """Per-backend summaries (with ``seconds`` and the worst-hit units), JSON-ready.
+
+        ``units=True`` adds every twin unit's projection and every table match.
+        """
         texts = {u.id: u for u in self.twin.units}
         backends: dict[str, Any] = {}
         for run in self.runs:
@@ -838,6 +841,9 @@ class FidelityRun:
                 }
                 for u in worst
             ]
+            if units:
+                s["units"] = [u.to_dict() for u in run.projection.units]
+                s["table_matches"] = [t.to_dict() for t in run.projection.tables]
             backends[run.backend] = s
         return {
             "twin": self.twin.source_path,

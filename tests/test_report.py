@@ -123,6 +123,7 @@ def test_fidelity_command_on_the_quantum_pair(fixtures_dir: Path, tmp_path: Path
             str(out),
             "--html",
             str(html_out),
+            "--units",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -131,6 +132,8 @@ def test_fidelity_command_on_the_quantum_pair(fixtures_dir: Path, tmp_path: Path
     s = data["backends"]["pymupdf"]
     assert s["unit_recall"] >= 0.85
     assert s["seconds"] > 0
+    assert len(s["units"]) == s["twin_units"]
+    assert {u["status"] for u in s["units"]} <= {"matched", "split", "merged", "partial", "missing"}
     assert _external_refs(html_out.read_text(encoding="utf-8")) == []
 
 

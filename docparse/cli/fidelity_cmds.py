@@ -93,16 +93,23 @@ def print_fidelity(summary: dict[str, Any]) -> None:
 )
 @click.option("--threshold", default=0.9, show_default=True, help="Similarity for unit recall.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the JSON here.")
+@click.option("--units", is_flag=True, help="Put every twin unit's projection in the JSON.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write an HTML report.")
 def fidelity_cmd(
-    twin: str, pdf: str, backend: str, threshold: float, output: str | None, html_path: str | None
+    twin: str,
+    pdf: str,
+    backend: str,
+    threshold: float,
+    output: str | None,
+    units: bool,
+    html_path: str | None,
 ) -> None:
     """Score PDF parses against the structured twin (LaTeX, HTML, ...) of the same document."""
     from align.project import fidelity
 
     backends = PDF_BACKENDS if backend == "all" else (backend,)
     try:
-        summary = fidelity(twin, pdf, backends, threshold=threshold).summary()
+        summary = fidelity(twin, pdf, backends, threshold=threshold).summary(units=units)
     except DocparseError as exc:
         raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     print_fidelity(summary)
