@@ -202,7 +202,8 @@ def test_display_bbox_rotations() -> None:
 
 
 def test_plausible_table_rejects_prose() -> None:
-    assert plausible_table([["a", "1"], ["b", "2"], ["c", "3"]])
+    assert plausible_table([["Alpha", "1"], ["Beta", "2"], ["Gamma", "3"]])
+    assert not plausible_table([["the", "1"], ["of", "2"], ["and", "3"]])
     prose = [["This is a long sentence that runs across the page", ""]] * 4
     assert not plausible_table(prose)
     assert not plausible_table([["a", "1"]])

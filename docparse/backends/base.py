@@ -295,8 +295,8 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
     """A whitespace-detected grid that looks like a table, not like prose.
 
     At least 3 rows and 2 columns, at least 40% of the grid filled, and short
-    cells: median at most 6 words, at most 10% over 12 words (prose cut into
-    columns gives long, sparse rows); a column that is mostly numbers; and
+    cells: median at most 6 words, at most 10% over 12 words, at most 30%
+    starting in lower case (prose cut into columns); a column that is mostly numbers; and
     not the whole page (``page_fraction``: the table's share of the page
     height; a whitespace "table" as tall as the page is the page's layout).
     """
@@ -313,6 +313,9 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
         return False
     if lengths[len(lengths) // 2] > 6:
         return False
+    # Prose cut into columns: many cells start in the middle of a sentence.
+    if sum(c.strip()[0].islower() for c in filled) > 0.3 * len(filled):
+        return False
     width = max(len(r) for r in rows)
     for col in range(width):
         column = [r[col] for r in rows if col < len(r) and r[col].strip()]
@@ -320,6 +323,18 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
         if len(column) >= 3 and numeric >= 0.6 * len(column):
             return True
     return False
+
+
+def prose_table(rows: Sequence[Sequence[str]]) -> bool:
+    """A "table" that is really ruled-off prose (a framed box of paragraphs).
+
+    One column, or at least 30% of the non-empty cells longer than 15 words.
+    Such regions stay text.
+    """
+    if max((len(r) for r in rows), default=0) < 2:
+        return True
+    filled = [c for r in rows for c in r if c.strip()]
+    return bool(filled) and sum(len(c.split()) > 15 for c in filled) >= 0.3 * len(filled)
 
 
 def text_line_count(bbox: Sequence[float], word_boxes: Iterable[Sequence[float]]) -> int:

@@ -471,6 +471,21 @@ def _classify(pages: Sequence[_Page], body: float) -> str | None:
         if cands:
             top = max(cands, key=lambda it: (it.size, -it.bbox.y0))
             top.kind = "title"
+            # A title broken over lines the backend put in separate blocks:
+            # absorb the same-size items right below it.
+            for it in sorted(first.items, key=lambda it: it.bbox.y0):
+                if (
+                    it is not top
+                    and it.kind is None
+                    and it.table is None
+                    and abs(it.size - top.size) < 0.5
+                    and 0 <= it.bbox.y0 - top.bbox.y1 < 0.8 * top.size
+                ):
+                    top.lines.extend(it.lines)
+                    top.bbox = top.bbox.union(it.bbox)
+                    it.kind = "title"
+                    it.lines = []
+            first.items = [it for it in first.items if it.lines or it.table is not None]
             title = top.text
     for p in pages:
         for it in p.items:

@@ -29,6 +29,7 @@ from docparse.backends.base import (
     encrypted_error,
     numeric_fraction,
     plausible_table,
+    prose_table,
     rich_table,
     text_line_count,
 )
@@ -201,7 +202,7 @@ def _grids(
     regions: list[TableRegion] = []
     for t in page.find_tables(table_settings=_settings(config, settings)):
         rows = tuple(tuple(_clean(c) for c in row) for row in _cell_texts(t, words))
-        if sum(1 for r in rows for c in r if c) < config.min_table_cells:
+        if sum(1 for r in rows for c in r if c) < config.min_table_cells or prose_table(rows):
             continue
         width = max((len(r) for r in rows), default=0)
         rows = tuple(r + ("",) * (width - len(r)) for r in rows)

@@ -27,6 +27,7 @@ from docparse.backends.base import (
     load_pymupdf,
     numeric_fraction,
     plausible_table,
+    prose_table,
     rich_table,
     text_line_count,
 )
@@ -140,7 +141,9 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
         grids: list[Grid] = []
         for t in page.find_tables(**settings, **kw).tables:
             rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
-            if sum(1 for r in rows for c in r if c) >= config.min_table_cells:
+            if sum(1 for r in rows for c in r if c) >= config.min_table_cells and not (
+                prose_table(rows)
+            ):
                 grids.append((t.bbox, rows))
         return grids
 

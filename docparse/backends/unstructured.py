@@ -64,6 +64,7 @@ from docparse.backends.base import (
 from docparse.errors import (
     ConfigError,
     CorruptDocumentError,
+    DocparseError,
     MissingDependencyError,
     ModelUnavailableError,
 )
@@ -497,6 +498,10 @@ class UnstructuredBackend(PdfBackend):
             swallowed = _swallowed.get()
         finally:
             _swallowed.reset(token)
+        if isinstance(swallowed, DocparseError):
+            # The parse() time limit fired inside extraction (SIGALRM raises
+            # ParseTimeoutError there); it is not a sign of a broken file.
+            raise swallowed
         if swallowed is not None and cfg.strategy == "fast":
             raise CorruptDocumentError(
                 path,
