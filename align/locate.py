@@ -157,7 +157,6 @@ _FINQA_ROW = re.compile(r"\bis\s+[-$(]?\s*[-$]?\s*[\d.,]+\s*%?\s*\)?\s*;")
 _ELISION = re.compile(
     r"\s*[\[(](?:\.\s?){3}[\])]\s*|\s*[\[(]\u2026[\])]\s*|\s+(?:\.\.\.|\u2026)\s+"
 )
-_NUMBER = re.compile(r"^[-+(]?\$?\d[\d,]*\.?\d*%?\)?$")
 
 _MIN_BLOCK = 4  # shorter equal blocks of an LCS are mostly chance matches
 _MAX_DF = 64  # grams seen more often than this do not point anywhere
@@ -367,11 +366,10 @@ class Locator:
         if len(grams) > _MAX_GRAMS:
             # Keep the rarest, but spread over the evidence so a long passage
             # whose start is lost still has anchors near its end.
-            step = len(grams) / _MAX_GRAMS
-            rare = grams[: _MAX_GRAMS // 2]
-            rest = grams[_MAX_GRAMS // 2 :]
+            half = _MAX_GRAMS // 2
+            rare, rest = grams[:half], grams[half:]
             rest.sort(key=lambda g: g[1])
-            grams = rare + [rest[int(i * step / 2)] for i in range(_MAX_GRAMS // 2)]
+            grams = rare + [rest[i * len(rest) // half] for i in range(half)]
         votes: list[tuple[int, int]] = []
         for _, j, post in grams:
             votes.extend((p - j, j) for p in post)
@@ -386,7 +384,16 @@ class Locator:
             js = {j for _, j in votes[i : k + 1]}
             clusters.append((votes[i][0], votes[k][0], len(js)))
             i = k + 1
-        clusters.sort(key=lambda c: -c[2])
+
+        def rank(c: tuple[int, int, int]) -> tuple[int, int]:
+            if page is None:
+                return (-c[2], 0)
+            item = self.items[
+                self._item_at(self.word_starts[max(0, min(c[0], len(self.words) - 1))])
+            ]
+            return (-c[2], 0 if page in item.pages else 1)
+
+        clusters.sort(key=rank)
         slack = max(6, n // 5)
         out = []
         for lo, hi, v in clusters[:4]:
