@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from align.evidence import evidence_report, find_document
 from align.locate import Locator, Match, locate, locator_for
@@ -287,3 +289,30 @@ def test_docparse_chunks_as_target(tex_doc: Document) -> None:
     across = c.text[-100:] + " " + nxt.text[:100]
     m2 = locate(across, chunks)
     assert m2.status == "split" and m2.unit_ids == (c.id, nxt.id)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_piece_of_a_unit_is_found_exactly(tex_doc: Document, data: st.DataObject) -> None:
+    # Pieces cut at spaces, in units without math: a cut inside $...$ changes how
+    # the rest renders, and math maps back to its source only as a whole.
+    units = [
+        u
+        for u in tex_doc.content_units()
+        if len(u.text) >= 200 and "$" not in u.text and "\\" not in u.text
+    ]
+    unit = data.draw(st.sampled_from(units))
+    cuts = [0, *(i + 1 for i, ch in enumerate(unit.text) if ch == " "), len(unit.text) + 1]
+    a = data.draw(st.integers(0, len(cuts) - 2))
+    b = data.draw(st.integers(a + 1, len(cuts) - 1))
+    piece = unit.text[cuts[a] : cuts[b] - 1]
+    assume(len(piece) >= 40)
+    m = locate(piece, tex_doc)
+    assert m.found and m.coverage == 1.0
+    assert m.status in ("exact", "split")  # split: the piece also closes/opens a neighbour
+    if m.status == "exact" and m.unit_ids == (unit.id,):
+        s, e = m.spans[0]
+        folded = normalize_text(unit.text[s:e], fold_case=True, fold_punct=True, math=True)
+        assert folded == normalize_text(piece, fold_case=True, fold_punct=True, math=True)
