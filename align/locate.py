@@ -152,7 +152,9 @@ _ROW_STOP = frozenset(
     ("the", "of", "is", "in", "and", "a", "an", "to", "for", "on", "at", "by", "as", "from")
 )
 _FLOAT_SELECTED = re.compile(r"^\s*FLOAT SELECTED:\s*", re.IGNORECASE)
-_TABLE_LABEL = re.compile(r"^\s*(table|tab\.?)\s*([0-9ivxlc]+[a-z]?)\b", re.IGNORECASE)
+_TABLE_LABEL = re.compile(
+    r"^\s*(table|tab\.?|figure|fig\.?)\s*([0-9ivxlc]+[a-z]?)\b", re.IGNORECASE
+)
 _FINQA_ROW = re.compile(r"\bis\s+[-$(]?\s*[-$]?\s*[\d.,]+\s*%?\s*\)?\s*;")
 _ELISION = re.compile(
     r"\s*[\[(](?:\.\s?){3}[\])]\s*|\s*[\[(]\u2026[\])]\s*|\s+(?:\.\.\.|\u2026)\s+"
