@@ -275,6 +275,9 @@ def assemble(pages: Iterable[PageContent], config: PdfConfig, *, path: str | Pat
 TableStrategy = Literal["auto", "lines", "text", "lines_then_text"]
 
 _NUMERIC = re.compile(r"\d")
+#: Share of the page height at the top and bottom left out of table detection:
+#: running headers and page numbers sit there and must not become table cells.
+TABLE_MARGIN = 0.06
 #: A line that starts a table caption ("Table 2: ...", "TABLE II").
 TABLE_CAPTION = re.compile(r"^\s*(?:table|tab\.)\s*(?:\d+|[IVXL]+)\b", re.IGNORECASE)
 

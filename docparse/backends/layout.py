@@ -403,7 +403,8 @@ def _mark_furniture(pages: Sequence[_Page]) -> None:
                 it.kind = "furniture"
                 continue
             key = _norm_key(text)
-            if not key:
+            # Only letters make a running header; "2018 2017 2016" is a table head.
+            if not key or not any(c.isalpha() for c in text):
                 continue
             candidates.append((it, key))
             if key not in seen:
@@ -417,6 +418,39 @@ def _mark_furniture(pages: Sequence[_Page]) -> None:
     for it, key in candidates:
         if counts[key] >= need:
             it.kind = "furniture"
+    _mark_page_numbers(pages)
+
+
+def _mark_page_numbers(pages: Sequence[_Page]) -> None:
+    """Lone numbers that end (or start) a page and follow the page index.
+
+    Some documents (10-K filings) print the page number right below the last
+    line of text, far from the bottom margin. A lone number that is the
+    lowest or highest text on its page is a page number when, on at least
+    three pages, such numbers differ from the page index by the same offset.
+    """
+    found: list[tuple[_Item, int]] = []
+    offsets: Counter[int] = Counter()
+    for p in pages:
+        text_items = [it for it in p.items if it.table is None and it.lines]
+        if not text_items:
+            continue
+        ends = {
+            id(max(text_items, key=lambda it: it.bbox.y1)): 0,
+            id(min(text_items, key=lambda it: it.bbox.y0)): 0,
+        }
+        for it in text_items:
+            if id(it) in ends and it.kind is None and re.fullmatch(r"\d{1,4}", it.text.strip()):
+                off = int(it.text.strip()) - p.number
+                found.append((it, off))
+                offsets[off] += 1
+    if not offsets:
+        return
+    off, count = offsets.most_common(1)[0]
+    if count >= 3:
+        for it, o in found:
+            if o == off:
+                it.kind = "furniture"
 
 
 def _heading_number(text: str) -> int:

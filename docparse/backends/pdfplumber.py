@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
+    TABLE_MARGIN,
     Block,
     Line,
     PageContent,
@@ -200,7 +201,10 @@ def _grids(
     page: Any, config: PdfplumberConfig, settings: dict[str, Any], words: list[Mapping[str, Any]]
 ) -> list[TableRegion]:
     regions: list[TableRegion] = []
-    for t in page.find_tables(table_settings=_settings(config, settings)):
+    x0, top, x1, bottom = page.bbox
+    margin = TABLE_MARGIN * (bottom - top)
+    area = page.crop((x0, top + margin, x1, bottom - margin), relative=False, strict=False)
+    for t in area.find_tables(table_settings=_settings(config, settings)):
         rows = tuple(tuple(_clean(c) for c in row) for row in _cell_texts(t, words))
         if sum(1 for r in rows for c in r if c) < config.min_table_cells or prose_table(rows):
             continue

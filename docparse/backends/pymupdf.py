@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
+    TABLE_MARGIN,
     Block,
     Line,
     PageContent,
@@ -137,9 +138,17 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     kw: dict[str, Any] = {"use_layout": config.table_layout_model} if _HAS_USE_LAYOUT else {}
     strategy = config.table_strategy
 
+    rect = page.rect
+    clip = (
+        rect.x0,
+        rect.y0 + TABLE_MARGIN * rect.height,
+        rect.x1,
+        rect.y1 - TABLE_MARGIN * rect.height,
+    )
+
     def run(**settings: Any) -> list[Grid]:
         grids: list[Grid] = []
-        for t in page.find_tables(**settings, **kw).tables:
+        for t in page.find_tables(clip=clip, **settings, **kw).tables:
             rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
             if sum(1 for r in rows for c in r if c) >= config.min_table_cells and not (
                 prose_table(rows)
