@@ -34,6 +34,10 @@ __all__ = [
 QA_FORMATS: dict[str, Callable[[Path], list[QARecord]]] = {
     "financebench": read_financebench,
     "qasper": read_qasper,
+    # UDA-Benchmark bench files (QASPER, FinQA, TAT-QA records) share one reader.
+    "uda": read_qasper,
+    "finqa": read_qasper,
+    "tatqa": read_qasper,
     "pdfqa": read_pdfqa,
     "climretrieve": read_climretrieve,
     "generic": read_generic,

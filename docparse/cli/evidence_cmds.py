@@ -14,7 +14,16 @@ from docparse.errors import DocparseError
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
 
-_QA_FORMATS = ("financebench", "qasper", "pdfqa", "climretrieve", "generic")
+_QA_FORMATS = (
+    "financebench",
+    "qasper",
+    "uda",
+    "finqa",
+    "tatqa",
+    "pdfqa",
+    "climretrieve",
+    "generic",
+)
 
 
 @click.command("evidence")
