@@ -163,6 +163,20 @@ def test_punkt_starts_match_nltk(pieces: list[str], glue: str) -> None:
     assert punkt_sentence_starts(text) == expected
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'J. Bach"Quoted."',  # the token after an initial holds a break itself
+        "Word\n\u00fcber.\n\x1c\n@home.",  # U+001C: a next token Punkt never sees
+        "Why?\n\x1d",
+        "R. C. Smith. 1.2. intro 2018. Next (AGNs). The ??. We",
+    ],
+)
+def test_punkt_regressions(text: str) -> None:
+    expected = [s for s, _ in nltk_punkt.PunktSentenceTokenizer().span_tokenize(text)]
+    assert punkt_sentence_starts(text) == expected
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.sampled_from(_PIECES), min_size=1, max_size=120),

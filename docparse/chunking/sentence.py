@@ -163,6 +163,11 @@ def _punkt_slices(text: str) -> list[tuple[int, int]]:
 
     out: list[tuple[int, int]] = []
     last_break = 0
+    # The fast paths assume the text after a candidate yields a token; a
+    # "next token" made of U+001C-U+001F (not \s for the regex engine, but
+    # stripped away by Punkt's line handling) does not. Such texts take the
+    # general rule everywhere.
+    fast = not ("\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text)
     plain = _PLAIN_WORD.fullmatch
     section_number = _SECTION_NUMBER.fullmatch
     for m, w_start in cands:
@@ -173,7 +178,9 @@ def _punkt_slices(text: str) -> list[tuple[int, int]]:
         # of two or more characters before "." forms one token "word.", a
         # break. A section number ("1.2.") is a number token: it breaks unless
         # the next word starts in lower case.
-        if text[ms] != ".":
+        if not fast:
+            brk = _breaks_in_context(text[w_start:ms] + m.group() + m.group("after"))
+        elif text[ms] != ".":
             brk = True
         else:
             word = text[w_start:ms]
@@ -181,8 +188,17 @@ def _punkt_slices(text: str) -> list[tuple[int, int]]:
                 # (after a closing bracket or quote the token is "." or "X.",
                 # neither an initial nor a number: a break)
                 brk = True
-            elif ns >= 0 and text[ns].isalnum() and section_number(word):
-                brk = not text[ns].islower()
+            elif (
+                ns >= 0
+                and (initial := len(word) == 1 and word.isalpha()) | bool(section_number(word))
+                and (nxt := m.group("next")).isalnum()
+            ):
+                # A section number ("1.2.") is a number token, an initial
+                # ("J.") one letter and a period; before a plain word (one
+                # token, no break inside), a number breaks unless the word is
+                # lower case, an initial unless the word is cased.
+                first = nxt[0]
+                brk = not (first.islower() or (initial and first.isupper()))
             else:
                 brk = _breaks_in_context(word + "." + m.group("after"))
         if brk:
@@ -208,10 +224,10 @@ def punkt_sentence_starts(text: str) -> list[int]:
                 starts.append(s1)
             continue
         s2, e2 = slices[i + 1]
-        m = _REALIGN.match(text[s2:e2])
+        m = _REALIGN.match(text, s2, e2)  # (endpos acts as the end of the text)
         if m:
             starts.append(s1)
-            shift = m.end()
+            shift = m.end() - s2
         else:
             shift = 0
             if s1 < e1:
@@ -336,9 +352,15 @@ def _cl100k_count(encode: Callable[[str], list[int]]) -> Callable[[str], int]:
                 total += n
             return total
 
+    findall = _FAST_PRETOKEN.findall
+    slow_search = _SLOW_CHARS.search
+
     def count(text: str) -> int:
-        if text.isascii():
-            return count_fast(text)
+        if text.isascii() or slow_search(text) is None:
+            try:  # (the fast path of count_fast, inlined: this runs per piece)
+                return sum(map(get, findall(text)))
+            except KeyError:
+                return count_fast(text)
         # Encode only the lines (between hard boundaries) that hold other
         # characters; the stretches between them take the fast path.
         total = 0
@@ -475,9 +497,10 @@ class SentenceSplitter:
             text = text.translate(_JOIN_SEPARATORS)
         return len(text.split()) > self.chunk_size
 
-    def _split(self, text: str, offset: int, out: list[_Piece]) -> None:
+    def _split(self, text: str, offset: int, out: list[_Piece], known_long: bool = False) -> None:
+        """Append the pieces of ``text`` to ``out`` (``known_long``: already more than a chunk)."""
         cs = self.chunk_size
-        if not self._surely_too_long(text):
+        if not known_long and not self._surely_too_long(text):
             n = self._count(text)
             if n <= cs:
                 out.append((text, offset, True, n))
@@ -498,7 +521,7 @@ class SentenceSplitter:
             if 0 <= n <= cs:
                 out.append((part, offset + start, is_sentence, n))
             else:
-                self._split(part, offset + start, out)
+                self._split(part, offset + start, out, known_long=True)
 
     def _split_once(self, text: str) -> tuple[list[tuple[str, int]], bool]:
         parts = _split_keep_separator(text, self.paragraph_separator)
