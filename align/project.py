@@ -74,6 +74,8 @@ _MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]|\S*[\\^_{}$]\S*")
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
 
 _ANCHOR_N = 3
+# An n-gram occurring more often than this on either side is no anchor.
+_MAX_OCC = 4
 # Gaps between anchors are aligned directly up to this many word pairs; larger
 # gaps are searched for anchors again first (words unique within the gap).
 _MAX_GAP_CELLS = 4_000_000
@@ -406,29 +408,37 @@ def _side(doc: Document, vocab: dict[str, int]) -> _Side:
 
 
 def _anchors(a: Sequence[int], b: Sequence[int], n: int) -> list[tuple[int, int]]:
-    """(i, j) of n-grams that occur exactly once in ``a`` and once in ``b``."""
+    """(i, j) pairs of equal n-grams that are rare on both sides (at most ``_MAX_OCC``).
 
-    def unique(seq: Sequence[int]) -> dict[tuple[int, ...], int]:
-        seen: dict[tuple[int, ...], int] = {}
-        dup: set[tuple[int, ...]] = set()
+    Rare rather than unique: books repeat their headings in tables of contents
+    (sometimes twice in a twin, once in the PDF), and unique-only anchors
+    would leave those stretches without any. :func:`_chain` picks, among the
+    occurrences, the ones that make the longest consistent chain. Sorted by
+    i ascending and j descending, as :func:`_chain` needs.
+    """
+
+    def rare(seq: Sequence[int]) -> dict[tuple[int, ...], list[int]]:
+        where: dict[tuple[int, ...], list[int]] = {}
         for i in range(len(seq) - n + 1):
-            g = tuple(seq[i : i + n])
-            if g in seen:
-                dup.add(g)
-            else:
-                seen[g] = i
-        for g in dup:
-            del seen[g]
-        return seen
+            where.setdefault(tuple(seq[i : i + n]), []).append(i)
+        return {g: pos for g, pos in where.items() if len(pos) <= _MAX_OCC}
 
-    ua, ub = unique(a), unique(b)
-    if len(ub) < len(ua):
-        return sorted((ua[g], j) for g, j in ub.items() if g in ua)
-    return sorted((i, ub[g]) for g, i in ua.items() if g in ub)
+    ra, rb = rare(a), rare(b)
+    if len(rb) < len(ra):
+        ra, rb = rb, ra
+        pairs = [(i, j) for g, js in ra.items() if g in rb for j in js for i in rb[g]]
+    else:
+        pairs = [(i, j) for g, is_ in ra.items() if g in rb for i in is_ for j in rb[g]]
+    pairs.sort(key=lambda p: (p[0], -p[1]))
+    return pairs
 
 
 def _chain(anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Longest chain of anchors increasing on both sides (patience LIS on j)."""
+    """Longest chain of anchors increasing on both sides (patience LIS on j).
+
+    With several anchors at one i (sorted by j descending) at most one of
+    them can extend a chain, so the chain is strictly increasing in i too.
+    """
     tails: list[int] = []  # j of the last anchor of the best chain of each length
     tail_idx: list[int] = []
     prev: list[int] = [-1] * len(anchors)
