@@ -64,6 +64,7 @@ _WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 _SENT_END = re.compile(r"[.!?:;]['\"’”)\]]*$")
 _BULLET = re.compile(r"^\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s+")
 _BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
+_LONE_BULLET = re.compile(r"\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s*")
 _NUMBERED = re.compile(r"^((?:\d+\.)*\d+|[IVX]+|[A-Z])\.?\s+\S")
 _CAPTION = re.compile(
     r"^(?P<kind>table|tab\.|figure|fig\.|exhibit|chart)\s*"
@@ -275,6 +276,8 @@ def _split_block(block: Block, page: int) -> list[_Item]:
             new = True
         if short_prev and ends and text[:1].isupper() and ln.bbox.x0 <= left + 0.8 * size:
             new = True
+        if _LONE_BULLET.fullmatch(prev_text):
+            new = False  # the bullet glyph sits on its own line before its text
         if new:
             groups.append([ln])
         else:
