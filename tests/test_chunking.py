@@ -195,3 +195,16 @@ def test_fast_token_count_on_any_text(text: str) -> None:
     from docparse.text import encoding
 
     assert SentenceSplitter(10, 0).count_tokens(text) == len(encoding().encode_ordinary(text))
+
+
+def test_every_fast_character_counts_like_tiktoken() -> None:
+    # The stdlib-re pre-tokenizer claims exactness on its "fast" characters:
+    # check each of them in the contexts where pre-token rules differ.
+    from docparse.chunking import sentence
+    from docparse.text import encoding
+
+    encode = encoding().encode_ordinary
+    count = SentenceSplitter(10, 0).count_tokens
+    contexts = ["{c}", "a{c}b", " {c}", "{c} ", "'{c}", "{c}{c}1", "1{c}2", "\n{c}\n", "'{c}s"]
+    texts = [ctx.format(c=chr(cp)) for cp in sentence._fast_codes(None) for ctx in contexts]
+    assert [count(t) for t in texts] == [len(encode(t)) for t in texts]

@@ -269,27 +269,44 @@ _JOIN_SEPARATORS = dict.fromkeys(range(0x1C, 0x20), "x")
 
 
 # cl100k's pre-tokenizer for the stdlib ``re`` engine (much faster than
-# running tiktoken on many short strings), restricted to text made of Latin-1
-# and General Punctuation characters, whose Unicode properties are settled:
-# there \p{L}, \p{N} and \s (White_Space) are the explicit classes below, and
-# ``\Z`` is the end of the text as ``$`` is in tiktoken's Rust engine. The
-# token count of a text is the sum of the BPE counts of its pre-tokens, which
-# are cached. Other text goes to tiktoken.
-_FAST_RANGE = "\x00-\xff\u2000-\u2064\u2066-\u206f"  # U+2065 is unassigned
+# running tiktoken on many short strings), restricted to "fast" characters:
+# the assigned code points of the Latin, IPA, Greek, Cyrillic and Armenian
+# blocks, of U+2000-U+2BFF (punctuation, super- and subscripts, currency,
+# letter-like, number forms, arrows, mathematical and technical symbols, ...)
+# and the Latin ligatures. There \p{L}, \p{N} and \s (White_Space) are the
+# explicit classes built below from ``unicodedata`` (these characters were
+# all assigned long before Unicode 14, and whether they are letters or
+# numbers does not change between versions); ``\Z`` is the end of the text as
+# ``$`` is in tiktoken's Rust engine. The token count of a text is the sum of
+# the BPE counts of its pre-tokens, which are cached. Other text goes to
+# tiktoken. tests/test_chunking.py checks every fast character against it.
+_FAST_BLOCKS = ((0x0000, 0x058F), (0x2000, 0x2BFF), (0xFB00, 0xFB4F))
 
 
-def _fast_class(first: str) -> str:
-    chars = [
-        chr(c)
-        for lo, hi in ((0, 0xFF), (0x2000, 0x206F))
+def _ranges(codes: list[int]) -> str:
+    out = []
+    i = 0
+    while i < len(codes):
+        j = i
+        while j + 1 < len(codes) and codes[j + 1] == codes[j] + 1:
+            j += 1
+        lo, hi = re.escape(chr(codes[i])), re.escape(chr(codes[j]))
+        out.append(lo if i == j else f"{lo}-{hi}")
+        i = j + 1
+    return "".join(out)
+
+
+def _fast_codes(first: str | None) -> list[int]:
+    return [
+        c
+        for lo, hi in _FAST_BLOCKS
         for c in range(lo, hi + 1)
-        if c != 0x2065 and unicodedata.category(chr(c))[0] == first
+        if (cat := unicodedata.category(chr(c))) != "Cn" and (first is None or cat[0] == first)
     ]
-    return "".join(re.escape(c) for c in chars)
 
 
-_L = _fast_class("L")
-_N = _fast_class("N")
+_L = _ranges(_fast_codes("L"))
+_N = _ranges(_fast_codes("N"))
 _WS = "\t\n\x0b\x0c\r \x85\xa0\u2000-\u200a\u2028\u2029\u202f\u205f"
 _FAST_PRETOKEN = re.compile(
     "'(?i:[sdmt]|ll|ve|re)"
@@ -301,7 +318,7 @@ _FAST_PRETOKEN = re.compile(
     f"|[{_WS}]+(?![^{_WS}])"
     f"|[{_WS}]"
 )
-_SLOW_CHARS = re.compile(f"[^{_FAST_RANGE}]+")
+_SLOW_CHARS = re.compile(f"[^{_ranges(_fast_codes(None))}]+")
 _PRETOKEN_COUNTS: dict[str, int] = {}
 _PRETOKEN_CACHE_LIMIT = 500_000
 
