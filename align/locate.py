@@ -789,12 +789,24 @@ class Locator:
                 if hi > lo:
                     span = per_item.setdefault(i, [lo, hi])
                     span[0], span[1] = min(span[0], lo), max(span[1], hi)
-                    chars[i] = chars.get(i, 0) + hi - lo
+                    # Mosaic blocks stand for a whole unit: count evidence characters.
+                    chars[i] = chars.get(i, 0) + min(hi - lo, b.ev_end - b.ev_start)
                 pos = max(item_end + 1, pos + 1)
         order = sorted(per_item)
-        # Drop stray items that hold a sliver of a long match (a shared phrase).
+        # Drop stray items that hold a sliver of a long match (a shared phrase
+        # elsewhere): tiny ones, and small ones on a page that holds little of it.
         if len(order) > 1:
             order = [i for i in order if chars[i] >= min(12, 0.5 * matched)] or order
+            on_page: dict[int | None, int] = {}
+            for i in order:
+                key = self.items[i].pages[0] if self.items[i].pages else None
+                on_page[key] = on_page.get(key, 0) + chars[i]
+            order = [
+                i
+                for i in order
+                if chars[i] >= 0.05 * matched
+                or on_page[self.items[i].pages[0] if self.items[i].pages else None] >= 0.2 * matched
+            ] or order
         ids = tuple(self.items[i].id for i in order)
         spans = tuple(self._norms[i].original_span(*per_item[i]) for i in order)
         matched_len = sum(per_item[i][1] - per_item[i][0] for i in order)
