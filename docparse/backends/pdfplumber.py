@@ -78,18 +78,23 @@ def lines_from_words(words: list[Mapping[str, Any]]) -> list[Line]:
     """Group words into visual lines, split at gutter-wide gaps."""
     spans = sorted((_span(w) for w in words if str(w["text"]).strip()), key=lambda s: s.bbox.y0)
     rows: list[list[TextSpan]] = []
+    # A row is anchored on its first word's vertical centre; matching against
+    # the row's growing union box would swallow the next line after one tall
+    # glyph and interleave two lines' words.
+    anchors: list[tuple[float, float]] = []
     for s in spans:
         placed = False
         mid = (s.bbox.y0 + s.bbox.y1) / 2
-        for row in reversed(rows[-4:]):
-            r0 = min(x.bbox.y0 for x in row)
-            r1 = max(x.bbox.y1 for x in row)
-            if r0 <= mid <= r1:
-                row.append(s)
+        half = max(s.bbox.y1 - s.bbox.y0, 1.0) / 2
+        for k in range(len(rows) - 1, max(len(rows) - 5, -1), -1):
+            amid, ahalf = anchors[k]
+            if abs(mid - amid) <= 0.6 * min(half, ahalf):
+                rows[k].append(s)
                 placed = True
                 break
         if not placed:
             rows.append([s])
+            anchors.append((mid, half))
     lines: list[Line] = []
     for row in rows:
         row.sort(key=lambda s: s.bbox.x0)
