@@ -8,7 +8,8 @@ sides the same way: NFKC (ligatures), line-end hyphenation joined in the
 pdftotext text, hyphens removed inside words, punctuation stripped, lower case.
 
 Leaks: from pdftotext's pages, the first and last non-empty lines that repeat
-(digits normalised) on at least three pages, or are lone page numbers, are
+(digits normalised, letters required) on at least three pages, or are lone
+numbers following the page index with one constant offset, are
 running headers/footers. For each page, such a line is a leak when the
 content units on that page contain it more often than the rest of the page's
 pdftotext text does.
@@ -111,7 +112,12 @@ def running_lines(pages: list[str]) -> dict[int, list[str]]:
 
     out: dict[int, list[str]] = {}
     for i, edge in per_page.items():
-        keep = [x for x in edge if page_number(i, x) or (counts[_key(x)] >= 3 and len(x) > 3)]
+        keep = [
+            x
+            for x in edge
+            if page_number(i, x)
+            or (counts[_key(x)] >= 3 and len(x) > 3 and any(c.isalpha() for c in x))
+        ]
         if keep:
             out[i] = keep
     return out
