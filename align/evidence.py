@@ -178,6 +178,12 @@ def evidence_report(
                 error = f"{type(exc).__name__}: {exc}"
         if error is not None:
             log.warning("%s", error)
+        # LaTeX evidence expands the macros of the document's .tex twin, when there is one.
+        tex_source = None
+        if locator is not None and any(
+            e.markup == "latex" for i in by_doc[name] for e in records[i].evidence
+        ):
+            tex_source = path if backend == "tex" else find_document(docs_dir, name, "tex")
         for i in by_doc[name]:
             rec = records[i]
             if locator is None:
@@ -191,6 +197,7 @@ def evidence_report(
                     min_coverage=min_coverage,
                     kind=ev.kind if ev.kind == "table" else None,
                     page=ev.page if page_hint else None,
+                    markup_source=tex_source if ev.markup == "latex" else None,
                 )
                 page_ok = None if ev.page is None or not m.found else m.page == ev.page
                 results.append(EvidenceResult(ev, m, page_ok))

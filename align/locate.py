@@ -31,6 +31,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from rapidfuzz import fuzz
@@ -248,16 +249,18 @@ class Locator:
         min_coverage: float = 0.9,
         kind: EvidenceKind | None = None,
         page: int | None = None,
+        markup_source: str | Path | None = None,
     ) -> Match:
         """Find ``evidence`` in the target.
 
         ``markup`` (``"latex"`` or ``"html"``) converts the evidence to text
-        first. ``kind="table"`` (or evidence that looks like a table
+        first (``markup_source``: the ``.tex`` file it comes from, whose
+        macros are then expanded). ``kind="table"`` (or evidence that looks like a table
         reference: ``FLOAT SELECTED: Table ...``, a FinQA row) also tries
         table and caption units. ``page`` (1-based) only breaks ties between
         equally good candidates.
         """
-        text = markup_to_text(evidence, markup)
+        text = markup_to_text(evidence, markup, source=markup_source)
         caption = _FLOAT_SELECTED.match(text)
         if caption:
             return self._locate_caption(text[caption.end() :], min_coverage, page)
@@ -960,6 +963,7 @@ def locate(
     min_coverage: float = 0.9,
     kind: EvidenceKind | None = None,
     page: int | None = None,
+    markup_source: str | Path | None = None,
 ) -> Match:
     """Find ``evidence`` in ``target`` (a Document or a list of chunks).
 
@@ -973,5 +977,10 @@ def locate(
     'exact'
     """
     return locator_for(target).locate(
-        evidence, markup=markup, min_coverage=min_coverage, kind=kind, page=page
+        evidence,
+        markup=markup,
+        min_coverage=min_coverage,
+        kind=kind,
+        page=page,
+        markup_source=markup_source,
     )

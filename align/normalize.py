@@ -20,6 +20,7 @@ import unicodedata
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal
 
 from docparse.errors import MissingDependencyError
@@ -310,13 +311,15 @@ def normalize_text(
     ).text
 
 
-def markup_to_text(text: str, markup: Markup | None) -> str:
+def markup_to_text(text: str, markup: Markup | None, *, source: str | Path | None = None) -> str:
     """Plain text of evidence given as LaTeX or HTML, as the twin parsers see it.
 
     Uses :func:`docparse.formats.tex.latex_to_text` and
     :func:`docparse.formats.htm.html_to_text`, so evidence copied from a
     ``.tex`` or ``.htm`` twin becomes the same text the twin parse holds.
-    ``markup=None`` returns ``text`` unchanged.
+    ``markup=None`` returns ``text`` unchanged. ``source`` is the ``.tex``
+    file LaTeX evidence was copied from: its own macros (``\\newcommand``)
+    are then expanded as in the twin parse.
     """
     if markup is None:
         return text
@@ -327,7 +330,7 @@ def markup_to_text(text: str, markup: Markup | None) -> str:
             raise MissingDependencyError(
                 "LaTeX evidence", "docparse.formats.tex (the tex twin parser)"
             ) from exc
-        return str(latex_to_text(text))
+        return str(latex_to_text(text, source=source))
     if markup == "html":
         try:
             from docparse.formats.htm import html_to_text  # type: ignore[import-not-found,unused-ignore]

@@ -145,3 +145,17 @@ def test_markup_html_uses_the_htm_parser() -> None:
 def test_unknown_markup() -> None:
     with pytest.raises(ValueError):
         markup_to_text("x", "rtf")  # type: ignore[arg-type]
+
+
+def test_markup_latex_expands_the_documents_macros(fixtures_dir: Path) -> None:
+    pytest.importorskip("docparse.formats.tex")
+    records = json.loads(
+        (
+            fixtures_dir / "qa/pdfqa/2510.22211v1_cfQA_gpt-4o-mini-2024-07-18_excerpt.json"
+        ).read_text()
+    )
+    fragment = next(t for r in records for t in r["source_text"] if "\\oiii" in t)
+    tex = fixtures_dir / "research/arxiv-2510.22211v1/2510.22211v1.tex"
+    plain = markup_to_text(fragment, "latex")
+    expanded = markup_to_text(fragment, "latex", source=tex)
+    assert "[O III]" in expanded and "[O III]" not in plain
