@@ -255,7 +255,7 @@ def check_hi_res_model(model_name: str | None, *, path: Path | None = None) -> s
     )
 
 
-def _check_tesseract(strategy: str, path: Path) -> None:
+def _check_tesseract(strategy: str) -> None:
     if shutil.which("tesseract") is None:
         raise MissingDependencyError(
             f"the unstructured backend's strategy={strategy!r} (OCR with tesseract)",
@@ -419,7 +419,7 @@ class UnstructuredBackend(PdfBackend):
         if cfg.strategy == "hi_res":
             check_hi_res_model(cfg.hi_res_model_name, path=path)
         if cfg.strategy in ("hi_res", "ocr_only"):
-            _check_tesseract(cfg.strategy, path)
+            _check_tesseract(cfg.strategy)
         pdf_module = _unstructured()
         coordinates = importlib.import_module("unstructured.documents.coordinates")
         pymupdf = load_pymupdf()
@@ -442,7 +442,9 @@ class UnstructuredBackend(PdfBackend):
                 sizes = []
                 for i in range(start, stop):
                     page = doc[i]
-                    sizes.append((float(page.rect.width), float(page.rect.height), page.rotation))
+                    # page.rect is the displayed page, and pdfminer (fast) and the rendered
+                    # images (hi_res, ocr_only) are in displayed space too: rotation 0.
+                    sizes.append((float(page.rect.width), float(page.rect.height), 0))
                 if whole and not encrypted:
                     elements = self._partition(pdf_module, path, cfg, filename=str(path))
                 else:
