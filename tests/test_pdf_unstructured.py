@@ -105,6 +105,25 @@ def test_page_range_reads_only_those_pages() -> None:
 
 @pytest.mark.unstructured
 @needs_unstructured
+def test_rotated_page_boxes_are_in_the_displayed_page(tmp_path: Path) -> None:
+    import pymupdf
+
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=400, height=600)
+    page.insert_text((50, 100), "Text near the top of the unrotated page.", fontsize=11)
+    page.set_rotation(90)  # displayed 600 wide, 400 high; that line is now at the right
+    path = tmp_path / "rotated.pdf"
+    pdf.save(path)
+    doc = docparse.parse(path, backend="unstructured")
+    boxes = [p.bbox for u in doc.units for p in u.provenance if p.bbox is not None]
+    assert boxes
+    for b in boxes:
+        assert 0 <= b.x0 <= b.x1 <= 600 and 0 <= b.y0 <= b.y1 <= 400
+        assert b.x0 > 450  # the right-hand side of the displayed page
+
+
+@pytest.mark.unstructured
+@needs_unstructured
 def test_no_network_in_a_fresh_process(tmp_path: Path) -> None:
     """Import and parse with name lookups and connections refused (and recorded), and without
     DO_NOT_TRACK set by the caller:
