@@ -316,3 +316,19 @@ def test_any_piece_of_a_unit_is_found_exactly(tex_doc: Document, data: st.DataOb
         s, e = m.spans[0]
         folded = normalize_text(unit.text[s:e], fold_case=True, fold_punct=True, math=True)
         assert folded == normalize_text(piece, fold_case=True, fold_punct=True, math=True)
+
+
+def test_find_document_name_forms(tmp_path: Path) -> None:
+    # Names as the datasets write them: a stem, a file name, odd spacing before ".pdf".
+    (tmp_path / "3M_2018_10K").mkdir()
+    (tmp_path / "3M_2018_10K" / "3M_2018_10K.pdf").write_bytes(b"%PDF-1.4\n")
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "New Look sustainability report .pdf").write_bytes(b"%PDF-1.4\n")
+    (tmp_path / "reports" / "2510.22211v1.tex").write_text("\\section{x}")
+    assert find_document(tmp_path, "3M_2018_10K") == tmp_path / "3M_2018_10K" / "3M_2018_10K.pdf"
+    found = find_document(tmp_path, "New Look sustainability report .pdf")
+    assert found is not None and found.name == "New Look sustainability report .pdf"
+    assert (
+        find_document(tmp_path, "2510.22211v1", "tex") == tmp_path / "reports" / "2510.22211v1.tex"
+    )
+    assert find_document(tmp_path, "2510.22211v1") is None
