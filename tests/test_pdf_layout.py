@@ -21,7 +21,7 @@ from docparse.backends.base import (
     display_bbox,
     plausible_table,
 )
-from docparse.backends.layout import join_lines, vocabulary
+from docparse.backends.layout import join_lines, merge_continuation_rows, vocabulary
 from docparse.builder import build_document
 from docparse.model import BBox
 
@@ -240,3 +240,18 @@ def test_backends_both_find_the_table() -> None:
         tables = [u for u in doc.units if u.kind == "table"]
         assert len(tables) == 1, backend
         assert tables[0].table is not None and "AALAEI, BEHZAD" in tables[0].table.cells()
+
+
+def test_wrapped_cells_are_folded_back() -> None:
+    rows = (
+        ("Substance", "Threshold"),
+        ("Chlorine and inorganic compounds", "10 000"),
+        ("(as HCl)", ""),
+        ("Methane", "100"),
+        ("Metals:", ""),
+    )
+    merged = merge_continuation_rows(rows)
+    assert merged[1] == ("Chlorine and inorganic compounds (as HCl)", "10 000")
+    # A capitalised lone cell (a section row) is left alone.
+    assert merged[-1] == ("Metals:", "")
+    assert len(merged) == 4

@@ -164,6 +164,38 @@ def _norm_key(text: str) -> str:
     return re.sub(r"\s+", "", t)
 
 
+def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """Fold a cell's wrapped second line, detected as its own row, back into the cell.
+
+    Table finders split a cell printed on two lines into two rows when the
+    PDF draws a box per text line. A row is taken as such a continuation when
+    it holds exactly one non-empty cell, the row above holds that cell and at
+    least one other, and the text reads as a continuation (starts in lower
+    case or with "(", or the cell above ends with a hyphen, comma or "and"/"of").
+    """
+    out: list[list[str]] = []
+    for row in rows:
+        filled = [i for i, c in enumerate(row) if c.strip()]
+        if out and len(filled) == 1:
+            col = filled[0]
+            prev = out[-1]
+            text = row[col].strip()
+            above = prev[col].strip() if col < len(prev) else ""
+            others = sum(1 for i, c in enumerate(prev) if i != col and c.strip())
+            continues = (
+                text[:1].islower()
+                or text.startswith("(")
+                or above.endswith(("-", ","))
+                or above.lower().endswith((" and", " of"))
+            )
+            if above and others and continues:
+                joiner = "" if above.endswith("-") and text[:1].islower() else " "
+                prev[col] = above + joiner + text
+                continue
+        out.append(list(row))
+    return tuple(tuple(r) for r in out)
+
+
 # --------------------------------------------------------------------------- records
 
 
@@ -628,7 +660,10 @@ def assemble_pages(
             t = it.table
             spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
             table = Table(
-                rows=tuple(tuple(expand_ligatures(c) for c in row) for row in t.rows),
+                rows=tuple(
+                    tuple(expand_ligatures(c) for c in row)
+                    for row in (merge_continuation_rows(t.rows) if not t.spans else t.rows)
+                ),
                 n_header_rows=t.n_header_rows,
                 spans=spans,
             )
