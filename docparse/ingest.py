@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import json
 import logging
 import multiprocessing
@@ -224,8 +225,8 @@ def plan(
         if src.is_dir() and not path.resolve().is_relative_to(real_root):
             # A symlink in a downloaded corpus must not pull in files from
             # elsewhere on the machine (the hostile-input rule of docparse).
-            reason = "symlink to a file outside the source folder"
-            skipped.append(ManifestRow(rel, None, None, None, None, "skipped", reason=reason))
+            outside = "symlink to a file outside the source folder"
+            skipped.append(ManifestRow(rel, None, None, None, None, "skipped", reason=outside))
             continue
         fmt, reason = _format_of(path)
         if fmt is None:
@@ -602,7 +603,9 @@ def run_dask(
     """Run tasks on a Dask distributed cluster, one task per file."""
     try:
         import dask
-        from dask.distributed import Client, LocalCluster, as_completed
+
+        # dask.distributed is only partly typed; used through Any on purpose.
+        distributed: Any = importlib.import_module("dask.distributed")
     except ImportError as exc:
         raise MissingDependencyError(
             "the dask engine", "pip install 'docparse[dask]'", cause=exc
@@ -610,18 +613,18 @@ def run_dask(
     with dask.config.set({"distributed.worker.daemon": False}):
         cluster = None
         if scheduler is None:
-            cluster = LocalCluster(
+            cluster = distributed.LocalCluster(
                 n_workers=max(1, workers),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
             )
-            client = Client(cluster)
+            client = distributed.Client(cluster)
         else:
-            client = Client(scheduler)
+            client = distributed.Client(scheduler)
         try:
             by_future = {client.submit(run_isolated, t, limits, pure=False): t for t in tasks}
-            for fut in as_completed(list(by_future)):
+            for fut in distributed.as_completed(list(by_future)):
                 task = by_future[fut]
                 try:
                     yield fut.result()
