@@ -1,0 +1,1 @@
+"""Atheris fuzz targets, one per parser; ``python -m tests.fuzz.run --seconds N`` runs them all."""
