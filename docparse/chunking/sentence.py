@@ -287,6 +287,15 @@ def _split_keep_separator(text: str, sep: str) -> list[tuple[str, int]]:
 _JOIN_SEPARATORS = dict.fromkeys(range(0x1C, 0x20), "x")
 
 
+def _word_count(text: str) -> int:
+    """Whitespace-separated words, a lower bound of the cl100k token count."""
+    if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+        # str.split() cuts at these separators, the tokenizer's \s does not;
+        # joining there only lowers the word count, so the bound still holds.
+        text = text.translate(_JOIN_SEPARATORS)
+    return len(text.split())
+
+
 # cl100k's pre-tokenizer for the stdlib ``re`` engine (much faster than
 # running tiktoken on many short strings), restricted to "fast" characters:
 # the assigned code points of the Latin, IPA, Greek, Cyrillic and Armenian
@@ -445,6 +454,7 @@ class SentenceSplitter:
         "_count",
         "_exact_counter",
         "_secondary",
+        "_space_separator",
         "chunk_overlap",
         "chunk_size",
         "paragraph_separator",
@@ -475,6 +485,10 @@ class SentenceSplitter:
         self.paragraph_separator = paragraph_separator
         self.secondary_chunking_regex = secondary_chunking_regex
         self._secondary = re.compile(secondary_chunking_regex) if secondary_chunking_regex else None
+        # (ASCII whitespace only: no word can span it, for str.split and cl100k alike)
+        self._space_separator = bool(paragraph_separator) and not paragraph_separator.strip(
+            " \t\n\r\x0b\x0c"
+        )
         if tokenizer is None:
             self._count = _default_counter()
             # cl100k allows a lower bound without encoding (_surely_too_long).
@@ -527,23 +541,35 @@ class SentenceSplitter:
         """
         if self._exact_counter or len(text) <= self.chunk_size:
             return False
-        if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
-            # str.split() cuts at these separators, the tokenizer's \s does not;
-            # joining there only lowers the word count, so the bound still holds.
-            text = text.translate(_JOIN_SEPARATORS)
-        return len(text.split()) > self.chunk_size
+        return _word_count(text) > self.chunk_size
 
     def _split(self, text: str, offset: int, out: list[_Piece], known_long: bool = False) -> None:
         """Append the pieces of ``text`` to ``out`` (``known_long``: already more than a chunk)."""
         cs = self.chunk_size
-        if not known_long and not self._surely_too_long(text):
-            n = self._count(text)
-            if n <= cs:
-                out.append((text, offset, True, n))
-                return
-        parts, is_sentence = self._split_once(text)
+        paragraphs: list[tuple[str, int]] | None = None
+        words: list[int] | None = None
+        if not known_long:
+            if self._space_separator and not self._exact_counter and len(text) > cs:
+                # Word counts of the paragraphs add up to the text's (the
+                # separator is whitespace): one pass serves both levels.
+                paragraphs = _split_keep_separator(text, self.paragraph_separator)
+                if len(paragraphs) > 1:
+                    words = [_word_count(p) for p, _ in paragraphs]
+                    known_long = sum(words) > cs
+                else:
+                    paragraphs = None
+            if paragraphs is None:
+                known_long = self._surely_too_long(text)
+            if not known_long:
+                n = self._count(text)
+                if n <= cs:
+                    out.append((text, offset, True, n))
+                    return
+        if paragraphs is not None:
+            parts, is_sentence = paragraphs, True
+        else:
+            parts, is_sentence = self._split_once(text)
         count = self._count
-        too_long = self._surely_too_long
         if len(parts) == 1:
             # A single indivisible piece above the chunk size is kept and
             # rejected by the merge step, as LlamaIndex does.
@@ -552,7 +578,14 @@ class SentenceSplitter:
             return
         # -1: certainly too long, not counted (the length test short-cuts the
         # common case of a short piece).
-        counts = [-1 if len(p) > cs and too_long(p) else count(p) for p, _ in parts]
+        if words is not None:
+            counts = [
+                -1 if len(p) > cs and w > cs else count(p)
+                for (p, _), w in zip(parts, words, strict=True)
+            ]
+        else:
+            too_long = self._surely_too_long
+            counts = [-1 if len(p) > cs and too_long(p) else count(p) for p, _ in parts]
         for (part, start), n in zip(parts, counts, strict=True):
             if 0 <= n <= cs:
                 out.append((part, offset + start, is_sentence, n))
