@@ -1,9 +1,12 @@
 """Shared body of the fuzz targets: bytes to a file, the file to ``docparse.parse``.
 
-A target accepts a clean parse or any :class:`docparse.DocparseError`;
-anything else escapes and libFuzzer reports it as a crash (with the input
-saved as ``crash-*``). The parse timeout option is *not* used: it arms
-SIGALRM, which libFuzzer owns for its own ``-timeout``.
+A target accepts a clean parse or a :class:`docparse.DocparseError` that a
+parser raised on purpose. Anything else escapes and libFuzzer reports it as
+a crash (with the input saved as ``crash-*``), including a raw library
+exception that only ``docparse.parse``'s last-resort wrapper caught (a
+``ParseError`` reading "<parser> parser failed: IndexError: ..."). The parse
+timeout option is *not* used: it arms SIGALRM, which libFuzzer owns for its
+own ``-timeout``.
 """
 
 from __future__ import annotations
@@ -67,6 +70,17 @@ def make_target(parser: str) -> Callable[[bytes], None]:
         except docparse.DocparseError as exc:
             if not str(exc):
                 raise AssertionError("DocparseError without a message") from exc
+            cause = exc.cause
+            if (
+                type(exc) is docparse.ParseError
+                and "parser failed:" in exc.message
+                and cause is not None
+                and not isinstance(cause, docparse.DocparseError)
+            ):
+                # The API's last-resort wrapper around a raw library exception
+                # ("pdfplumber parser failed: IndexError: ..."): a finding, since
+                # the parser should have explained the problem itself.
+                raise cause from None
             return
         doc.to_json()  # the output must serialise
 
