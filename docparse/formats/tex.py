@@ -1340,11 +1340,16 @@ class _Converter:
         if not unsafe:
             for base in candidate_dirs:
                 for cand in (base / name, base / f"{name}.tex"):
-                    resolved = cand.resolve()
-                    if not resolved.is_relative_to(self.root):
-                        unsafe = True
+                    try:
+                        resolved = cand.resolve()
+                        if not resolved.is_relative_to(self.root):
+                            unsafe = True
+                            continue
+                        is_file = resolved.is_file()
+                    except (OSError, ValueError, RuntimeError):
+                        # NUL byte, name too long, symlink loop: not a file to read.
                         continue
-                    if resolved.is_file():
+                    if is_file:
                         found = resolved
                         break
                 if found is not None:
