@@ -172,10 +172,13 @@ def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, .
     it holds exactly one non-empty cell, the row above holds that cell and at
     least one other, and the text reads as a continuation (starts in lower
     case or with "(", or the cell above ends with a hyphen, comma or "and"/"of").
+    Empty rows are dropped.
     """
     out: list[list[str]] = []
     for row in rows:
         filled = [i for i, c in enumerate(row) if c.strip()]
+        if not filled:
+            continue  # spacer rows between ruled lines carry nothing
         if out and len(filled) == 1:
             col = filled[0]
             prev = out[-1]

@@ -241,7 +241,7 @@ def table_regions(
         return tuple(found)
     if strategy == "lines_then_text":
         return tuple(found or _grids(page, config, _TEXT, words))
-    if numeric_fraction(str(w["text"]) for w in words) < 0.15:
+    if not found and numeric_fraction(str(w["text"]) for w in words) < 0.15:
         return tuple(found)
     for settings in (_MIXED, _TEXT):
         height = float(page.height) or 1.0

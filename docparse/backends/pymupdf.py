@@ -168,7 +168,8 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     if strategy == "lines_then_text":
         return found or run(strategy="text")
     # auto
-    if numeric_fraction(str(w[4]) for w in words) < 0.15:
+    # Whitespace strategies on numeric pages, or where a ruled table came out lumped.
+    if not found and numeric_fraction(str(w[4]) for w in words) < 0.15:
         return found
     for settings in (
         {"vertical_strategy": "lines", "horizontal_strategy": "text"},
