@@ -57,7 +57,10 @@ EvidenceKind = Literal["text", "table", "figure"]
 class ChunkLike(Protocol):
     """What :func:`locate` needs of a chunk: an id and its text.
 
-    ``pages`` (1-based page numbers) and ``unit_ids`` are read when present.
+    ``pages`` (1-based page numbers) is read when present, so matches in
+    :class:`docparse.chunking.Chunk` lists carry pages; the match's
+    ``unit_ids`` are then chunk ids (a chunk's own ``unit_ids`` say which
+    units it covers).
     """
 
     @property
