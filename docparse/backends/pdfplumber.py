@@ -299,7 +299,12 @@ class PdfplumberBackend(PdfBackend):
         except PdfminerException as exc:
             raise CorruptDocumentError(path, f"cannot be parsed as a PDF: {exc}") from exc
         finally:
-            pdf.close()
+            try:
+                pdf.close()
+            except PdfminerException:
+                # close() walks the page tree again and fails on the page that
+                # was just reported; only the file handle is left to release.
+                pdf.stream.close()
 
     def _page(self, page: Any, index: int, config: PdfplumberConfig) -> PageContent:
         words = page.extract_words(
