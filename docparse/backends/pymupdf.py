@@ -251,8 +251,23 @@ class PyMuPDFBackend(PdfBackend):
         try:
             if doc.needs_pass and not doc.authenticate(config.password or ""):
                 raise encrypted_error(path, wrong_password=config.password is not None)
+            # MuPDF's own errors (a malformed or cyclic page tree, a page the
+            # repaired tree no longer has) name the page; docparse's errors pass.
+            mupdf_errors = (pymupdf.mupdf.FzErrorBase, pymupdf.FileDataError)
             for index in info.page_indices:
-                yield self._page(doc, index, config)
+                try:
+                    content = self._page(doc, index, config)
+                except mupdf_errors as exc:
+                    raise CorruptDocumentError(
+                        path, f"page {index + 1} cannot be read: {exc}"
+                    ) from exc
+                except ValueError as exc:
+                    if "page not in document" not in str(exc):
+                        raise
+                    raise CorruptDocumentError(
+                        path, f"page {index + 1} is missing from the damaged page tree"
+                    ) from exc
+                yield content
         finally:
             doc.close()
 
