@@ -536,6 +536,19 @@ def _tex_symlink(d: Path, base: Path) -> None:
 
 
 @case(
+    "tex_input_bad_names",
+    "main.tex",
+    TEX,
+    ("ok",),
+    "`\\input` of a symlink loop, a NUL-byte name and a 5000-character name",
+    flags=("missing_input",),
+)
+def _tex_bad_names(d: Path, base: Path) -> None:
+    (d / "loop.tex").symlink_to(d / "loop.tex")
+    _put(d, _tex("A.\n\n\\input{loop}\n\n\\input{a\x00b}\n\n\\input{" + "n" * 5000 + "}\n\nB."))
+
+
+@case(
     "tex_input_self",
     "main.tex",
     TEX,
