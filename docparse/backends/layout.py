@@ -422,7 +422,7 @@ def _body_size(pages: Sequence[_Page]) -> float:
 def _mark_furniture(pages: Sequence[_Page]) -> None:
     """Mark running headers/footers and page numbers as furniture."""
     n = len(pages)
-    candidates: list[tuple[_Item, str]] = []
+    candidates: list[tuple[_Item, str, bool]] = []
     counts: Counter[str] = Counter()
     for p in pages:
         seen: set[str] = set()
@@ -444,7 +444,8 @@ def _mark_furniture(pages: Sequence[_Page]) -> None:
             # Only letters make a running header; "2018 2017 2016" is a table head.
             if not key or not any(c.isalpha() for c in text):
                 continue
-            candidates.append((it, key))
+            extreme = it.bbox.y1 <= 0.07 * p.height or it.bbox.y0 >= 0.93 * p.height
+            candidates.append((it, key, extreme))
             if key not in seen:
                 counts[key] += 1
                 seen.add(key)
@@ -452,8 +453,11 @@ def _mark_furniture(pages: Sequence[_Page]) -> None:
         for it in p.items:
             if it.role in ("header", "footer", "page_number"):
                 it.kind = "furniture"
-    need = 2 if n <= 6 else 3
-    for it, key in candidates:
+    for it, key, extreme in candidates:
+        # Lines in the outermost band of the page need fewer repeats: only
+        # running heads live there (a table of contents with a footer on
+        # just two of its pages).
+        need = 2 if n <= 6 or extreme else 3
         if counts[key] >= need:
             it.kind = "furniture"
     _mark_page_numbers(pages)
