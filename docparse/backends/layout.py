@@ -376,6 +376,40 @@ def _reading_order(items: list[_Item], width: float) -> list[_Item]:
     return out
 
 
+_SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[A-Z]\.?)")
+
+
+def _attach_section_numbers(items: list[_Item]) -> list[_Item]:
+    """Join a heading's number set apart ("1" ... "INTRODUCTION") to its text.
+
+    Classes that put the number in its own box make the backend report it
+    as a separate block on the same baseline just left of the title.
+    """
+    numbers = [
+        it for it in items if len(it.lines) == 1 and _SECTION_NUMBER.fullmatch(it.text.strip())
+    ]
+    if not numbers:
+        return items
+    dropped: set[int] = set()
+    for num in numbers:
+        size = max(num.size, 1.0)
+        cy = (num.bbox.y0 + num.bbox.y1) / 2
+        best: _Item | None = None
+        for it in items:
+            if it is num or id(it) in dropped or not it.lines:
+                continue
+            first = it.bbox.y0 + min(it.bbox.y1 - it.bbox.y0, size) / 2
+            gap = it.bbox.x0 - num.bbox.x1
+            near = abs(first - cy) < 0.5 * size and 0 <= gap < 4 * size
+            if near and (best is None or it.bbox.x0 < best.bbox.x0):
+                best = it
+        if best is not None and not _SECTION_NUMBER.fullmatch(best.text.strip()):
+            best.lines[0] = num.text.strip() + " " + best.lines[0].strip()
+            best.bbox = best.bbox.union(num.bbox)
+            dropped.add(id(num))
+    return [it for it in items if id(it) not in dropped]
+
+
 def page_items(page: PageContent, config: PdfConfig) -> _Page:
     """Step 1 for one page: paragraph candidates and tables in reading order."""
     tables = page.tables if config.tables else ()
@@ -393,6 +427,7 @@ def page_items(page: PageContent, config: PdfConfig) -> _Page:
             continue
         role = None if block.role == "table" else block.role
         items.extend(_split_block(Block(lines, block.bbox, role), page.number))
+    items = _attach_section_numbers(items)
     for t in tables:
         items.append(_Item(page.number, t.bbox, [], 0.0, False, "table", t))
     for it in items:
