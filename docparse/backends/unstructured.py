@@ -440,20 +440,28 @@ class UnstructuredBackend(PdfBackend):
             for start in range(info.first, info.last, cfg.pages_per_call):
                 stop = min(start + cfg.pages_per_call, info.last)
                 sizes = []
-                for i in range(start, stop):
-                    page = doc[i]
-                    # page.rect is the displayed page, and pdfminer (fast) and the rendered
-                    # images (hi_res, ocr_only) are in displayed space too: rotation 0.
-                    sizes.append((float(page.rect.width), float(page.rect.height), 0))
-                if whole and not encrypted:
+                try:
+                    for i in range(start, stop):
+                        page = doc[i]
+                        # page.rect is the displayed page, and pdfminer (fast) and the rendered
+                        # images (hi_res, ocr_only) are in displayed space too: rotation 0.
+                        sizes.append((float(page.rect.width), float(page.rect.height), 0))
+                    data = None
+                    if not (whole and not encrypted):
+                        # A window copied out (decrypted) into memory: pdfminer then holds
+                        # only these pages' objects, and unstructured needs no password.
+                        part = pymupdf.open()
+                        part.insert_pdf(doc, from_page=start, to_page=stop - 1)
+                        data = part.tobytes()
+                        part.close()
+                except (RuntimeError, ValueError, IndexError, pymupdf.mupdf.FzErrorBase) as exc:
+                    # A page tree or objects that even the repaired file lacks.
+                    raise CorruptDocumentError(
+                        path, f"pages {start + 1}-{stop} cannot be read: {exc}", cause=exc
+                    ) from exc
+                if data is None:
                     elements = self._partition(pdf_module, path, cfg, filename=str(path))
                 else:
-                    # A window copied out (decrypted) into memory: pdfminer then holds
-                    # only these pages' objects, and unstructured needs no password.
-                    part = pymupdf.open()
-                    part.insert_pdf(doc, from_page=start, to_page=stop - 1)
-                    data = part.tobytes()
-                    part.close()
                     elements = self._partition(
                         pdf_module, path, cfg, file=io.BytesIO(data), first_page=start + 1
                     )

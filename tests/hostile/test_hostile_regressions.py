@@ -27,13 +27,19 @@ def _marks(parser: str) -> list[pytest.MarkDecorator]:
     return [pytest.mark.unstructured] if parser == "unstructured" else []
 
 
+_PDF = ("pymupdf", "pdfplumber", "unstructured")
+
+
 def _regressions() -> list[object]:
+    """(parser, file) pairs; a PDF found by one backend's fuzzer is replayed on all three."""
     out = []
     for parser in PARSERS:
-        folder = REGRESSIONS / parser
-        for f in sorted(folder.glob("*")) if folder.is_dir() else []:
-            if f.is_file() and f.name != "README.md":
-                out.append(pytest.param(parser, f, marks=_marks(parser), id=f"{parser}-{f.name}"))
+        folders = [REGRESSIONS / p for p in (_PDF if parser in _PDF else (parser,))]
+        for folder in folders:
+            for f in sorted(folder.glob("*")) if folder.is_dir() else []:
+                if f.is_file() and f.name != "README.md":
+                    pid = f"{parser}-{folder.name}-{f.name}"
+                    out.append(pytest.param(parser, f, marks=_marks(parser), id=pid))
     return out
 
 
