@@ -394,6 +394,23 @@ def page_content(
 # --------------------------------------------------------------------------- backend
 
 
+def _copy_pages(pymupdf: Any, doc: Any, start: int, stop: int, n_pages: int) -> bytes:
+    """Pages ``start``..``stop-1`` of ``doc`` as a new, unencrypted PDF."""
+    part = pymupdf.open()
+    try:
+        part.insert_pdf(doc, from_page=start, to_page=stop - 1)
+        return bytes(part.tobytes())
+    except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase):
+        # MuPDF cannot always copy a page range out of a file it repaired
+        # ("source object number out of range") but can write the whole
+        # repaired file; that is the same window when it is all the pages.
+        if not (doc.is_repaired and start == 0 and stop == n_pages):
+            raise
+        return bytes(doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_NONE))
+    finally:
+        part.close()
+
+
 class UnstructuredBackend(PdfBackend):
     """PDF backend on ``unstructured.partition.pdf.partition_pdf``.
 
@@ -450,10 +467,7 @@ class UnstructuredBackend(PdfBackend):
                     if not (whole and not encrypted):
                         # A window copied out (decrypted) into memory: pdfminer then holds
                         # only these pages' objects, and unstructured needs no password.
-                        part = pymupdf.open()
-                        part.insert_pdf(doc, from_page=start, to_page=stop - 1)
-                        data = part.tobytes()
-                        part.close()
+                        data = _copy_pages(pymupdf, doc, start, stop, info.n_pages)
                 except (RuntimeError, ValueError, IndexError, pymupdf.mupdf.FzErrorBase) as exc:
                     # A page tree or objects that even the repaired file lacks.
                     raise CorruptDocumentError(
