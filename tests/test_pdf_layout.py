@@ -255,3 +255,32 @@ def test_wrapped_cells_are_folded_back() -> None:
     # A capitalised lone cell (a section row) is left alone.
     assert merged[-1] == ("Metals:", "")
     assert len(merged) == 4
+
+
+# ------------------------------------------------------------------ shared corpus
+
+CORPUS_PDFS = ("research", "csv_tables")
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_corpus_papers_and_tables_parse_with_sane_units(corpus_dir: Path, backend: str) -> None:
+    """Every research and csv_tables PDF parses; units have pages, boxes and no margin numbers."""
+    import pymupdf
+
+    pdfs = sorted(p for folder in CORPUS_PDFS for p in (corpus_dir / folder).rglob("*.pdf"))
+    assert pdfs
+    for path in pdfs:
+        doc = docparse.parse(path, backend=backend)
+        assert doc.n_pages and doc.content_units(), path
+        ids = [u.id for u in doc.units]
+        assert len(ids) == len(set(ids)), path
+        with pymupdf.open(path) as pdf:
+            for u in doc.units:
+                assert u.page is not None and u.bbox is not None
+                rect = pdf[u.page - 1].rect
+                assert u.bbox.x1 <= rect.width + 0.01 and u.bbox.y1 <= rect.height + 0.01
+                # A lone number in the bottom band is a page number: never content.
+                if u.kind != "furniture" and re.fullmatch(r"\d{1,3}", u.text):
+                    assert u.bbox.y0 < 0.93 * rect.height, (path, u.page, u.text)
