@@ -1124,6 +1124,9 @@ def _l2t_symbols() -> ms.LatexContextDb:
 _MATH_COLUMN = re.compile(r"([<>])\{(\s*)\$(\s*)\}")
 
 
+#: Total characters of user-macro bodies expanded in one document.
+_MAX_EXPANDED_CHARS = 1_000_000
+
 #: A run of plain characters (no LaTeX specials) long enough to slow pylatexenc.
 _LONG_RUN = re.compile(r"[^\\{}$%&~#^_]{4096,}")
 _RUN_STEP = 2048
@@ -1307,6 +1310,7 @@ class _Converter:
         self.file_cache: dict[Path, list[lw.LatexNode]] = {}
         self.macro_depth = 0
         self.expansions = 0
+        self.expanded_chars = 0
         self.expansion_cache: dict[str, list[lw.LatexNode]] = {}
         self.prev_comment = False
         self.prescanned = False
@@ -1477,7 +1481,9 @@ class _Converter:
             # floats collect their parts; they are emitted when they close
             self.deferred.append(draft)
             return
-        if self.buf.parts and "".join(self.buf.parts).strip():
+        # Same as "".join(parts).strip() without joining a (possibly huge,
+        # macro-expanded) open paragraph once per emitted unit: that was quadratic.
+        if any(p and not p.isspace() for p in self.buf.parts):
             self.deferred.append(draft)
             return
         self.drafts.append(draft)
@@ -2109,7 +2115,12 @@ class _Converter:
         spec = _l2t_symbols().get_macro_spec(name)
         simplify = getattr(spec, "simplify_repl", None) if spec is not None else None
         if (simplify is not None and not _args(node)) or callable(simplify):
-            self._text(str(_l2t().nodelist_to_text([node])))
+            try:
+                self._text(str(_l2t().nodelist_to_text([node])))
+            except (AttributeError, IndexError, TypeError, ValueError):
+                # pylatexenc's accent callbacks assume a well-formed argument
+                # (``\d\title`` gave AttributeError): keep the argument's text.
+                self._text(self._render_nodes(list(_args(node))))
             return i + 1
         if isinstance(simplify, str) and "%" not in simplify:
             self._text(simplify)
@@ -2264,7 +2275,14 @@ class _Converter:
                 continue
             args.append(_group_body(arg))
             n_mand -= 1
-        self._expand_body(_substitute(macro.body, args))
+        body = _substitute(macro.body, args)
+        self.expanded_chars += len(body)
+        if self.expanded_chars > _MAX_EXPANDED_CHARS:
+            # A count of expansions does not bound the work when every body is
+            # long and names several macros (a fuzzed \def took minutes).
+            self.flags.add("macro_expansion_limit")
+        else:
+            self._expand_body(body)
         # arguments pylatexenc read that the user macro does not take are text
         saved, self.raw_on = self.raw_on, False
         for c, a in own:
