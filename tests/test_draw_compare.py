@@ -154,6 +154,6 @@ def test_compare_cli_json(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
     assert [r["backend"] for r in rows] == ["pymupdf", "pdfplumber"]
-    assert all(r["error"] is None and r["words"] > 1000 for r in rows)
+    assert all(r["error"] is None and r["words"] > 1000 for r in rows), rows
     text = CliRunner().invoke(main, ["compare", str(FIXTURE), "-b", "pymupdf"])
     assert text.exit_code == 0 and "furniture removed" in text.output
