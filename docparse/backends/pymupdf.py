@@ -252,8 +252,9 @@ class PyMuPDFBackend(PdfBackend):
             if doc.needs_pass and not doc.authenticate(config.password or ""):
                 raise encrypted_error(path, wrong_password=config.password is not None)
             # MuPDF's own errors (a malformed or cyclic page tree, a page the
-            # repaired tree no longer has) name the page; docparse's errors pass.
-            mupdf_errors = (pymupdf.mupdf.FzErrorBase, pymupdf.FileDataError)
+            # repaired tree no longer has, "not a dict" for a broken /CropBox,
+            # which PyMuPDF raises as RuntimeError) name the page.
+            mupdf_errors = (pymupdf.mupdf.FzErrorBase, RuntimeError)
             for index in info.page_indices:
                 try:
                     content = self._page(doc, index, config)
