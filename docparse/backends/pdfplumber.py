@@ -268,8 +268,20 @@ class PdfplumberBackend(PdfBackend):
             from pdfminer.pdfparser import PDFSyntaxError
         except ImportError as exc:  # pragma: no cover - core dependency
             raise MissingDependencyError("pdfplumber backend", "pip install pdfplumber") from exc
-        from pdfplumber.utils.exceptions import PdfminerException
+        from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
+        # pdfplumber builds its Page objects (boxes, rotation) from the raw page
+        # dictionaries with no type checks: a malformed /MediaBox or /Rotate
+        # raises TypeError/IndexError/ValueError there.
+        page_tree_errors = (
+            PdfminerException,
+            MalformedPDFException,
+            TypeError,
+            IndexError,
+            ValueError,
+            KeyError,
+            AttributeError,
+        )
         try:
             pdf = pdfplumber.open(path, password=config.password or "")
         except PDFPasswordIncorrect as exc:
@@ -279,7 +291,13 @@ class PdfplumberBackend(PdfBackend):
         try:
             # PyMuPDF (the preflight) repairs a broken xref table; pdfminer may
             # then see fewer pages, or none, of the same file.
-            n_read = len(pdf.pages)
+            try:
+                n_read = len(pdf.pages)
+            except page_tree_errors as exc:
+                raise CorruptDocumentError(
+                    path,
+                    f"the page objects cannot be read by pdfplumber: {type(exc).__name__}: {exc}",
+                ) from exc
             if n_read < info.last:
                 raise CorruptDocumentError(
                     path,
@@ -290,7 +308,7 @@ class PdfplumberBackend(PdfBackend):
                 page = pdf.pages[index]
                 try:
                     yield self._page(page, index, config)
-                except PdfminerException as exc:
+                except (PdfminerException, MalformedPDFException) as exc:
                     raise CorruptDocumentError(
                         path, f"page {index + 1} cannot be read by pdfminer: {exc}"
                     ) from exc
@@ -301,7 +319,7 @@ class PdfplumberBackend(PdfBackend):
         finally:
             try:
                 pdf.close()
-            except PdfminerException:
+            except page_tree_errors:
                 # close() walks the page tree again and fails on the page that
                 # was just reported; only the file handle is left to release.
                 pdf.stream.close()
