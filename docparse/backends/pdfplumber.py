@@ -95,6 +95,7 @@ def lines_from_words(words: list[Mapping[str, Any]]) -> list[Line]:
         if not placed:
             rows.append([s])
             anchors.append((mid, half))
+    rows = _attach_scripts(rows, anchors)
     lines: list[Line] = []
     for row in rows:
         row.sort(key=lambda s: s.bbox.x0)
@@ -108,6 +109,34 @@ def lines_from_words(words: list[Mapping[str, Any]]) -> list[Line]:
                 cur.append(s)
         lines.append(_line(cur))
     return lines
+
+
+def _attach_scripts(
+    rows: list[list[TextSpan]], anchors: list[tuple[float, float]]
+) -> list[list[TextSpan]]:
+    """Put superscripts and subscripts ("x2", "H2O") into the row they sit on.
+
+    Read top-down, a superscript starts a row of its own before its base line
+    does. A row of at most two short, smaller words that overlaps a
+    neighbouring row's line box by most of its height joins that row.
+    """
+    keep = [True] * len(rows)
+    for k, row in enumerate(rows):
+        if len(row) > 2 or any(len(s.text) > 3 for s in row):
+            continue
+        _mid, half = anchors[k]
+        lo = min(s.bbox.y0 for s in row)
+        hi = max(s.bbox.y1 for s in row)
+        for j in (k + 1, k - 1):
+            if not 0 <= j < len(rows) or not keep[j] or j == k:
+                continue
+            amid, ahalf = anchors[j]
+            overlap = min(hi, amid + ahalf) - max(lo, amid - ahalf)
+            if half < 0.85 * ahalf and overlap > 0.5 * (hi - lo):
+                rows[j].extend(row)
+                keep[k] = False
+                break
+    return [row for row, k in zip(rows, keep, strict=True) if k]
 
 
 def _line(spans: list[TextSpan]) -> Line:
