@@ -451,7 +451,14 @@ def preflight(path: Path, config: PdfConfig) -> PdfInfo:
                 raise encrypted_error(path, wrong_password=False)
             if not doc.authenticate(config.password):
                 raise encrypted_error(path, wrong_password=True)
-        return page_window(path, doc.page_count, config.pages)
+        try:
+            n_pages = doc.page_count
+        except (RuntimeError, ValueError) as exc:
+            # The page tree is read lazily: "Invalid number of pages" shows here.
+            raise CorruptDocumentError(
+                path, f"the page tree cannot be read: {exc}", cause=exc
+            ) from exc
+        return page_window(path, n_pages, config.pages)
     finally:
         doc.close()
 

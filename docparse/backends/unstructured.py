@@ -271,6 +271,9 @@ def _element_bbox(element: Any, width: float, height: float, system_class: Any) 
     coords = getattr(element.metadata, "coordinates", None)
     if coords is None or not coords.points or coords.system is None:
         return None
+    if not (coords.system.width and coords.system.height and width and height):
+        # A zero-sized page (/MediaBox [0 0 0 0]) has no coordinate space.
+        return None
     target = system_class(width=width, height=height)
     pts = coords.system.convert_multiple_coordinates_to_new_system(target, coords.points)
     xs = [float(p[0]) for p in pts]
