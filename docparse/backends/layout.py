@@ -590,7 +590,7 @@ def _classify(pages: Sequence[_Page], body: float) -> str | None:
                     and it.kind is None
                     and it.table is None
                     and abs(it.size - top.size) < 0.5
-                    and 0 <= it.bbox.y0 - top.bbox.y1 < 0.8 * top.size
+                    and -0.5 * top.size <= it.bbox.y0 - top.bbox.y1 < 0.8 * top.size
                 ):
                     top.lines.extend(it.lines)
                     top.bbox = top.bbox.union(it.bbox)
