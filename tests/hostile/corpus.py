@@ -5,6 +5,9 @@ secret files carrying :data:`MARKER` *outside* each case's folder
 (``base/secret.*`` and ``base/corpus/secret.*``). A parser that follows an
 ``\\input``, an XML external entity or an XInclude out of the document's
 folder would copy the marker into its output; the tests assert it never does.
+Remote references point at 203.0.113.1 (TEST-NET-3, never routed): pytest-socket
+blocks a Python-level connection to it (a raw error the tests catch) and a
+C-level fetch would hang into the time limit.
 
 Nothing binary is committed: damaged PDFs are derived at test time from a
 real fixture PDF (page 1 of ``fixtures/pdf/us-020/us-020.pdf``, re-saved with
@@ -591,10 +594,10 @@ def _tex_missing(d: Path, base: Path) -> None:
     "main.tex",
     TEX,
     ("ok",),
-    "`\\input{http://127.0.0.1:9/x}` and `\\input{\\jobname}` (never fetched)",
+    "`\\input{http://203.0.113.1/x}` and `\\input{\\jobname}` (never fetched)",
 )
 def _tex_url(d: Path, base: Path) -> None:
-    _put(d, _tex("Start.\n\n\\input{http://127.0.0.1:9/x}\n\n\\input{\\jobname}\n\nEnd."))
+    _put(d, _tex("Start.\n\n\\input{http://203.0.113.1/x}\n\n\\input{\\jobname}\n\nEnd."))
 
 
 @case(
@@ -817,9 +820,9 @@ def _htm_remote(d: Path, base: Path) -> None:
     uri = (base / "secret.txt").as_uri()
     _put(
         d,
-        f'<html><head><link rel="stylesheet" href="http://127.0.0.1:9/x.css">'
+        f'<html><head><link rel="stylesheet" href="http://203.0.113.1/x.css">'
         f'<script src="{uri}"></script></head><body>'
-        f'<iframe src="{uri}"></iframe><img src="http://127.0.0.1:9/a.png">'
+        f'<iframe src="{uri}"></iframe><img src="http://203.0.113.1/a.png">'
         "<p>Only this paragraph is text.</p></body></html>",
     )
 
@@ -1104,13 +1107,13 @@ def _jats_xxe(d: Path, base: Path) -> None:
     "dtd.nxml",
     JATS,
     ("ok", "UnsafeInputError", "CorruptDocumentError"),
-    "DOCTYPE with a remote DTD (`http://127.0.0.1:9/...`) and a parameter entity to a local file",
+    "DOCTYPE with a remote DTD (`http://203.0.113.1/...`) and a parameter entity to a local file",
 )
 def _jats_dtd(d: Path, base: Path) -> None:
     _put(
         d,
         '<?xml version="1.0"?>\n<!DOCTYPE article PUBLIC "-//NLM//DTD JATS//EN" '
-        '"http://127.0.0.1:9/JATS-archivearticle1.dtd" [<!ENTITY % p SYSTEM "'
+        '"http://203.0.113.1/JATS-archivearticle1.dtd" [<!ENTITY % p SYSTEM "'
         + (base / "secret.txt").as_uri()
         + '"> %p;]>\n'
         + _JATS_BODY.replace("{x}", ""),
