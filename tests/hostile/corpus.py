@@ -15,7 +15,7 @@ a classic xref table) and the rest is generated with PyMuPDF.
 
 Each :class:`Case` states which parsers apply and what every one of them must
 end in: ``"ok"`` (a clean :class:`~docparse.model.Document`) or the name of a
-:class:`~docparse.DocparseError` subclass. ``docs/hostile.md`` is the table
+:class:`~docparse.DocparseError` subclass. The README's "Hostile input" section is the table
 of these expectations.
 """
 

@@ -1,4 +1,4 @@
-"""Print the hostile-input table of ``docs/hostile.md`` from a real run.
+"""Print the hostile-input table of the README's "Hostile input" section from a real run.
 
 ``python -m tests.hostile.table [--parsers pymupdf,pdfplumber,...]`` builds the
 corpus in a temporary folder, parses every case with every applicable parser
