@@ -1,4 +1,8 @@
-"""Byte-to-text decoding shared by the plain-text twin parsers (txt, csv, htm).
+"""Reading and decoding of twin source files, shared by the format parsers.
+
+:func:`read_source` gives every parser the same typed errors for unreadable,
+oversized and blank files. :func:`decode_text` / :func:`decode_bytes` turn
+bytes into text for the plain-text formats (txt, csv, htm).
 
 Private helper: the order is BOM, strict UTF-8, then charset-normalizer's best
 guess (cp1252 or latin-1 preferred among equally good guesses, since short
@@ -11,7 +15,44 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
-from docparse.errors import CorruptDocumentError
+from docparse.errors import (
+    CorruptDocumentError,
+    EmptyDocumentError,
+    ParseError,
+    UnsafeInputError,
+)
+
+
+def read_source(path: Path, *, max_bytes: int | None = None) -> bytes:
+    """The bytes of ``path``; typed errors for unreadable, oversized or blank files."""
+    try:
+        size = path.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            raise UnsafeInputError(path, f"file of {size} bytes exceeds max_bytes={max_bytes}")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ParseError(path, f"cannot read: {exc}", cause=exc) from exc
+    if not data:
+        raise EmptyDocumentError(path, "the file is empty")
+    if not data.strip():
+        raise EmptyDocumentError(path, "the file holds only whitespace")
+    return data
+
+
+def decode_text(data: bytes, path: Path, encoding: str | None = None) -> str:
+    """``data`` as text: in ``encoding`` when given, else detected (:func:`decode_bytes`).
+
+    A leading byte order mark is dropped.
+    """
+    if encoding is None:
+        text, _ = decode_bytes(data, path)
+    else:
+        try:
+            text = data.decode(encoding)
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise ParseError(path, f"cannot decode as {encoding}: {exc}", cause=exc) from exc
+    return text.lstrip("\ufeff")
+
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF8, "utf-8-sig"),

@@ -74,7 +74,7 @@ import lxml.html
 from docparse.builder import UnitDraft, build_document, table_text
 from docparse.config import ParserConfig, resolve_config
 from docparse.errors import DocparseError, EmptyDocumentError, ParseError
-from docparse.formats._encoding import decode_bytes
+from docparse.formats._encoding import decode_bytes, read_source
 from docparse.model import CellSpan, Document, Format, Table, UnitKind
 from docparse.text import clean_text
 
@@ -952,12 +952,7 @@ class HtmParser:
         """Parse ``path`` into a :class:`~docparse.model.Document`."""
         cfg = resolve_config(HtmConfig, config)
         path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ParseError(path, f"cannot read: {exc}", cause=exc) from exc
-        if not data.strip():
-            raise EmptyDocumentError(path, "empty file")
+        data = read_source(path)
         text = _decode_html(data, path)
         try:
             unwrapped = unwrap_sgml(text, cfg.document_type)

@@ -100,6 +100,7 @@ from docparse.errors import (
     ParseError,
     UnsafeInputError,
 )
+from docparse.formats._encoding import read_source
 from docparse.model import (
     Annotation,
     AnnotationKind,
@@ -1060,16 +1061,7 @@ class JatsParser:
     def parse(self, path: Path, config: JatsConfig) -> Document:
         """Parse ``path`` into a :class:`~docparse.model.Document`."""
         path = Path(path)
-        size = path.stat().st_size
-        if size == 0:
-            raise EmptyDocumentError(path, "the file is empty")
-        if size > config.max_bytes:
-            raise UnsafeInputError(
-                path, f"file of {size} bytes exceeds max_bytes={config.max_bytes}"
-            )
-        data = path.read_bytes()
-        if not data.strip():
-            raise EmptyDocumentError(path, "the file holds only whitespace")
+        data = read_source(path, max_bytes=config.max_bytes)
         try:
             root = etree.fromstring(data, safe_xml_parser())
         except etree.XMLSyntaxError as exc:

@@ -75,7 +75,8 @@ from lxml import etree
 
 from docparse.builder import UnitDraft, build_document
 from docparse.config import ParserConfig
-from docparse.errors import CorruptDocumentError, EmptyDocumentError, ParseError, UnsafeInputError
+from docparse.errors import CorruptDocumentError, EmptyDocumentError, ParseError
+from docparse.formats._encoding import read_source
 from docparse.formats.jats import cells_to_table, latex_to_text
 from docparse.model import Annotation, Document, Reference, Table, UnitKind
 from docparse.model import Format as _Format
@@ -481,14 +482,7 @@ class S2orcParser:
 
     @staticmethod
     def _load(path: Path, config: S2orcConfig) -> dict[str, Any]:
-        size = path.stat().st_size
-        if size == 0:
-            raise EmptyDocumentError(path, "the file is empty")
-        if size > config.max_bytes:
-            raise UnsafeInputError(
-                path, f"file of {size} bytes exceeds max_bytes={config.max_bytes}"
-            )
-        raw = path.read_bytes()
+        raw = read_source(path, max_bytes=config.max_bytes)
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

@@ -87,7 +87,8 @@ from pylatexenc.latex2text import get_default_latex_context_db as _l2t_db
 
 from docparse.builder import UnitDraft, build_document
 from docparse.config import ParserConfig
-from docparse.errors import EmptyDocumentError, ParseError, UnsafeInputError
+from docparse.errors import ParseError, UnsafeInputError
+from docparse.formats._encoding import read_source
 from docparse.model import Annotation, CellSpan, Document, Format, Table, UnitKind
 from docparse.text import clean_text
 
@@ -2919,12 +2920,7 @@ class TexParser:
         """Parse ``path`` (a ``.tex`` file) into a :class:`Document`."""
         cfg = config if config is not None else TexConfig()
         path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ParseError(path, f"cannot read: {exc}", cause=exc) from exc
-        if not data.strip():
-            raise EmptyDocumentError(path, "empty LaTeX file")
+        data = read_source(path)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:

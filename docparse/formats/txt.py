@@ -58,8 +58,7 @@ from typing import Any
 
 from docparse.builder import UnitDraft, build_document
 from docparse.config import ParserConfig, resolve_config
-from docparse.errors import EmptyDocumentError, ParseError
-from docparse.formats._encoding import decode_bytes
+from docparse.formats._encoding import decode_text, read_source
 from docparse.model import Document, Format, Table, UnitKind
 from docparse.text import clean_text
 
@@ -505,22 +504,7 @@ class TxtParser:
         """Parse ``path`` into a :class:`~docparse.model.Document`."""
         cfg = resolve_config(TxtConfig, config)
         path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ParseError(path, f"cannot read: {exc}", cause=exc) from exc
-        if not data.strip():
-            raise EmptyDocumentError(path, "empty file")
-        if cfg.encoding is not None:
-            try:
-                text = data.decode(cfg.encoding)
-            except (UnicodeDecodeError, LookupError) as exc:
-                raise ParseError(
-                    path, f"cannot decode as {cfg.encoding}: {exc}", cause=exc
-                ) from exc
-        else:
-            text, _ = decode_bytes(data, path)
-        text = text.lstrip("\ufeff")
+        text = decode_text(read_source(path), path, cfg.encoding)
         drafts = _Builder(text, cfg).run()
         title = next((d.text for d in drafts if d.kind in ("heading", "paragraph")), None)
         return build_document(
