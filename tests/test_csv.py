@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_invariants import check_invariants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import docparse
-from docparse.builder import bucket_of
 from docparse.errors import DocparseError, EmptyDocumentError
 from docparse.formats.csv import CsvConfig, CsvParser
 from docparse.model import Document
@@ -27,18 +27,6 @@ REAL = [
     "csv/argentina_diputados_voting_record/argentina_diputados_voting_record.csv",
     "financial/AMD_2022_10K/2488_10K_2022_0000002488-23-000047.csv",
 ]
-
-
-def check_invariants(doc: Document) -> None:
-    ids = [u.id for u in doc.units]
-    assert len(ids) == len(set(ids))
-    start = 0
-    for i, u in enumerate(doc.units):
-        assert u.order == i and u.word_start == start
-        assert u.word_end - u.word_start == len(u.text.split())
-        assert u.position_bucket == bucket_of(u.position)
-        start = u.word_end
-    assert start == doc.n_words
 
 
 def cells_of(doc: Document) -> list[list[list[str]]]:

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_invariants import check_invariants
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import docparse
-from docparse.builder import bucket_of
 from docparse.errors import DocparseError, EmptyDocumentError, ParseError
 from docparse.formats.htm import HtmConfig, HtmParser, html_to_text
 from docparse.model import Document
@@ -25,21 +25,6 @@ from docparse.text import clean_text
 AMD = Path("financial/AMD_2022_10K")
 EXCERPT = AMD / "amd-2022-10k-excerpt.htm"
 TAG_OR_ENTITY = re.compile(r"<[A-Za-z/!?][^>]*>|&nbsp;|&#x?[0-9a-fA-F]+;|&[a-z]{2,8};")
-
-
-def check_invariants(doc: Document) -> None:
-    ids = [u.id for u in doc.units]
-    assert len(ids) == len(set(ids))
-    start = 0
-    for i, u in enumerate(doc.units):
-        assert u.order == i
-        assert u.word_start == start
-        n = 0 if u.kind == "furniture" else len(u.text.split())
-        assert u.word_end - u.word_start == n
-        assert u.position_bucket == bucket_of(u.position)
-        assert u.text == clean_text(u.text) and u.text
-        start = u.word_end
-    assert start == doc.n_words
 
 
 def summary(doc: Document) -> dict[str, Any]:

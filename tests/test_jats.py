@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_invariants import check_invariants
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 import docparse
-from docparse.builder import bucket_of
 from docparse.errors import (
     CorruptDocumentError,
     DocparseError,
@@ -100,25 +100,6 @@ def summary(doc: Document) -> dict[str, Any]:
         "n_references": len(doc.references),
         "references_head": [r.to_dict() for r in doc.references[:3]],
     }
-
-
-def check_invariants(doc: Document) -> None:
-    ids = [u.id for u in doc.units]
-    assert len(ids) == len(set(ids))
-    total = doc.n_words
-    start = 0
-    for i, u in enumerate(doc.units):
-        assert u.order == i
-        assert u.word_start == start
-        assert u.word_end >= u.word_start
-        assert u.n_words == len(u.text.split())
-        assert u.position == pytest.approx(u.word_start / total if total else 0.0)
-        assert u.position_bucket == bucket_of(u.position)
-        assert 1 <= u.position_bucket <= 4
-        for rid in u.related:
-            assert u.id in doc.unit(rid).related
-        start = u.word_end
-    assert start == total
 
 
 def own_text(el: Any) -> str:

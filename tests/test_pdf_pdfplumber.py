@@ -10,6 +10,7 @@ from typing import Any
 
 import pymupdf
 import pytest
+from doc_invariants import check_invariants
 
 import docparse
 from align.metrics.tables import cell_f1
@@ -46,18 +47,7 @@ def test_pmlr_golden_summary(pmlr_doc: Document, golden: Callable[[str, Any], No
 def test_pmlr_invariants_and_round_trip(pmlr_doc: Document) -> None:
     doc = pmlr_doc
     assert doc.backend == "pdfplumber" and doc.n_pages == 11
-    ids = [u.id for u in doc.units]
-    assert len(ids) == len(set(ids))
-    start = 0
-    with pymupdf.open(PMLR) as pdf:
-        for u in doc.units:
-            assert u.word_start == start
-            start = u.word_end
-            assert u.bbox is not None and u.page is not None
-            rect = pdf[u.page - 1].rect
-            assert 0 <= u.bbox.x0 <= u.bbox.x1 <= rect.width + 0.01
-            assert 0 <= u.bbox.y0 <= u.bbox.y1 <= rect.height + 0.01
-    assert Document.from_json(doc.to_json()) == doc
+    check_invariants(doc, pdf=PMLR)
 
 
 def test_pmlr_sections_and_furniture(pmlr_doc: Document) -> None:

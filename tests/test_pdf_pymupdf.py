@@ -11,6 +11,7 @@ from typing import Any
 
 import pymupdf
 import pytest
+from doc_invariants import check_invariants
 
 import docparse
 from align.metrics.tables import cell_f1
@@ -58,24 +59,6 @@ def summary(doc: Document) -> dict[str, Any]:
     }
 
 
-def check_invariants(doc: Document, path: Path) -> None:
-    ids = [u.id for u in doc.units]
-    assert len(ids) == len(set(ids))
-    start = 0
-    for i, u in enumerate(doc.units):
-        assert u.order == i
-        assert u.word_start == start
-        start = u.word_end
-        assert u.page is not None and u.bbox is not None
-    with pymupdf.open(path) as pdf:
-        for u in doc.units:
-            for prov in u.provenance:
-                assert prov.bbox is not None
-                rect = pdf[prov.page - 1].rect
-                assert 0 <= prov.bbox.x0 <= prov.bbox.x1 <= rect.width + 0.01
-                assert 0 <= prov.bbox.y0 <= prov.bbox.y1 <= rect.height + 0.01
-
-
 def test_pmlr_golden_summary(pmlr_doc: Document, golden: Callable[[str, Any], None]) -> None:
     doc = pmlr_doc
     golden("pdf_pymupdf_pmlr_sample", summary(doc))
@@ -84,7 +67,7 @@ def test_pmlr_golden_summary(pmlr_doc: Document, golden: Callable[[str, Any], No
 def test_pmlr_invariants_round_trip_and_stable_ids(fixtures_dir: Path, pmlr_doc: Document) -> None:
     path = pmlr(fixtures_dir)
     doc = pmlr_doc
-    check_invariants(doc, path)
+    check_invariants(doc, pdf=path)
     assert Document.from_json(doc.to_json()) == doc
     again = docparse.parse(path, backend=BACKEND)
     assert [u.id for u in again.units] == [u.id for u in doc.units]

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_invariants import check_invariants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import docparse
-from docparse.builder import bucket_of
 from docparse.errors import CorruptDocumentError, DocparseError, EmptyDocumentError
 from docparse.formats.txt import TxtConfig, TxtParser
 from docparse.model import Document
@@ -24,19 +24,6 @@ BOOKS = {
     "fhs": "books/fhs-3.0/fhs-3.0-excerpt.txt",
     "developers_reference": "books/developers-reference/developers-reference-excerpt.txt",
 }
-
-
-def check_invariants(doc: Document) -> None:
-    ids = [u.id for u in doc.units]
-    assert len(ids) == len(set(ids))
-    start = 0
-    for i, u in enumerate(doc.units):
-        assert u.order == i and u.word_start == start
-        assert u.word_end - u.word_start == len(u.text.split())
-        assert u.position_bucket == bucket_of(u.position)
-        assert u.text and u.text == clean_text(u.text)
-        start = u.word_end
-    assert start == doc.n_words
 
 
 def parse_text(tmp_path: Path, text: str, **config: Any) -> Document:
