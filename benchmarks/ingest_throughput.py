@@ -3,7 +3,8 @@
     python -m benchmarks.ingest_throughput [--corpus ../shared/corpus] [--full]
 
 * throughput: the same PDFs (research, s2orc, financial, csv_tables, qa_evidence;
-  the books too with ``--full``) ingested with 1 and then 2 worker processes;
+  PDFs of at most --max-pages pages; every PDF with ``--full``) ingested with
+  1 and then 2 worker processes;
   target: 2 workers at least 1.7x one worker (files/s);
 * peak memory: the largest PDF in a fresh worker (``peak_rss_mb`` of its row);
 * Dask: the same files on a 2-worker LocalCluster; statuses and unit counts
@@ -15,7 +16,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import tempfile
 import time
@@ -27,10 +27,18 @@ from docparse.ingest import Limits, ManifestRow, ingest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _pdfs(corpus: Path, full: bool) -> list[Path]:
+def _pdfs(corpus: Path, full: bool, max_pages: int) -> list[Path]:
+    import pymupdf
+
     pdfs = sorted(corpus.rglob("*.pdf"))
     if not full:
         pdfs = [p for p in pdfs if "books" not in p.parts]
+        with_pages = []
+        for p in pdfs:
+            with pymupdf.open(p) as d:
+                if d.page_count <= max_pages:
+                    with_pages.append(p)
+        pdfs = with_pages
     return pdfs
 
 
@@ -38,7 +46,7 @@ def _stage(files: list[Path], dest: Path) -> Path:
     for i, f in enumerate(files):
         target = dest / f"{i:03d}" / f.name
         target.parent.mkdir(parents=True)
-        os.symlink(f.resolve(), target)
+        shutil.copy(f, target)
     return dest
 
 
@@ -53,10 +61,16 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument(
+        "--max-pages",
+        type=int,
+        default=40,
+        help="without --full: only PDFs with at most this many pages",
+    )
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="docparse-ingest-bench-"))
     try:
-        pdfs = _pdfs(args.corpus, args.full)
+        pdfs = _pdfs(args.corpus, args.full, args.max_pages)
         src = _stage(pdfs, work / "src")
         pages = 0
         t1, rows1 = _timed(src, work / "w1", workers=1)
@@ -72,8 +86,10 @@ def main() -> None:
         largest = max(pdfs, key=lambda p: p.stat().st_size)
         lsrc = _stage([largest], work / "largest")
         _, lrow = _timed(lsrc, work / "wl", workers=1, limits=Limits(timeout=3600))
-        print(f"largest PDF {largest.name}: {lrow[0].pages} pages, peak worker RSS "
-              f"{lrow[0].peak_rss_mb} MB, {lrow[0].seconds:.1f} s")
+        print(
+            f"largest PDF {largest.name}: {lrow[0].pages} pages, peak worker RSS "
+            f"{lrow[0].peak_rss_mb} MB, {lrow[0].seconds:.1f} s"
+        )
 
         if not args.no_dask:
             _, rowsd = _timed(src, work / "wd", workers=2, engine="dask")
@@ -88,12 +104,17 @@ def main() -> None:
 
         if args.full:
             t, rows = _timed(args.corpus, work / "corpus", workers=2)
-            files = [p for p in args.corpus.rglob("*") if p.is_file()
-                     and not any(part.startswith(".") for part in p.parts)]
+            files = [
+                p
+                for p in args.corpus.rglob("*")
+                if p.is_file() and not any(part.startswith(".") for part in p.parts)
+            ]
             status = Counter(r.status for r in rows)
             errors = Counter(r.error_class for r in rows if r.status == "error")
-            print(f"whole corpus: {len(files)} files, {len(rows)} manifest rows, "
-                  f"{dict(status)}, errors by class {dict(errors)}, {t:.0f} s")
+            print(
+                f"whole corpus: {len(files)} files, {len(rows)} manifest rows, "
+                f"{dict(status)}, errors by class {dict(errors)}, {t:.0f} s"
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -758,6 +758,9 @@ def ingest(
             )
         else:
             todo.append(t)
+    # Largest files first: a long file started last would leave the other
+    # workers idle at the end of the run.
+    todo.sort(key=lambda t: -Path(t.path).stat().st_size)
     limits = limits or Limits()
     latest = dict(previous)
     manifest = out_path / MANIFEST

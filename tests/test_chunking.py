@@ -38,8 +38,6 @@ def text_doc() -> Document:
 @pytest.fixture(scope="module")
 def pmc_doc() -> Document:
     path = FIXTURES / "pmc" / "PMC3460867" / "pone.0046493.nxml"
-    if not path.exists():
-        pytest.skip("PMC fixture not present")
     return docparse.parse(path)
 
 

@@ -21,16 +21,12 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 @pytest.fixture(scope="module")
 def tex_doc() -> Document:
     path = FIXTURES / "research" / "arxiv-2510.22211v1" / "2510.22211v1.tex"
-    if not path.exists():
-        pytest.skip("tex fixture not present")
     return docparse.parse(path)
 
 
 @pytest.fixture(scope="module")
 def pmc_doc() -> Document:
     path = FIXTURES / "pmc" / "PMC3460867" / "pone.0046493.nxml"
-    if not path.exists():
-        pytest.skip("PMC fixture not present")
     return docparse.parse(path)
 
 

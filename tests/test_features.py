@@ -137,8 +137,6 @@ def test_unknown_ids_raise_a_typed_key_error() -> None:
 
 def test_real_document_file_type_and_lengths(fixtures_dir: Path) -> None:
     tex = fixtures_dir / "research" / "arxiv-2510.22211v1" / "2510.22211v1.tex"
-    if not tex.exists():
-        pytest.skip("tex fixture not present")
     doc = docparse.parse(tex)
     paras = [u.id for u in doc.units if u.kind == "paragraph"]
     f = docparse.features.source_set(doc, paras[:3])

@@ -108,8 +108,6 @@ def test_report_without_pages_or_retrieval() -> None:
 def test_fidelity_command_on_the_quantum_pair(fixtures_dir: Path, tmp_path: Path) -> None:
     tex = fixtures_dir / "research" / "quantum-template" / "quantum-template.tex"
     pdf = fixtures_dir / "pdf" / "quantum-template" / "quantum-template.pdf"
-    if not pdf.exists():
-        pytest.skip("PDF fixture absent")
     out, html_out = tmp_path / "f.json", tmp_path / "f.html"
     result = CliRunner().invoke(
         main,

@@ -19,8 +19,6 @@ NXML = FIXTURES / "pmc" / "PMC3460867" / "pone.0046493.nxml"
 
 @pytest.fixture(scope="module")
 def docs() -> list[docparse.Document]:
-    if not (TEX.exists() and NXML.exists()):
-        pytest.skip("tex / PMC fixtures not present")
     return [docparse.parse(TEX), docparse.parse(NXML)]
 
 
