@@ -517,12 +517,28 @@ def _failure(task: Task, cls: str, message: str, seconds: float) -> ManifestRow:
     )
 
 
+def _warm_up(tasks: Iterable[Task]) -> None:
+    """Import the parsers the tasks need and load the tokenizer once, before
+    forking, so that workers share them instead of each paying for them."""
+    from docparse.api import resolve_parser_name
+    from docparse.errors import DocparseError
+    from docparse.registry import get_parser
+    from docparse.text import encoding
+
+    encoding()
+    for name in {(t.format, t.backend) for t in tasks}:
+        with contextlib.suppress(DocparseError):
+            get_parser(resolve_parser_name(name[0], name[1]))  # type: ignore[arg-type]
+
+
 def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[ManifestRow]:
     """Run tasks in ``workers`` isolated processes; yield rows as they finish."""
     pending = deque(tasks)
     if not pending:
         return
     ctx = _mp_context()
+    if ctx.get_start_method() == "fork":
+        _warm_up(pending)
     slots = [_Slot(ctx) for _ in range(max(1, min(workers, len(pending))))]
     for s in slots:
         s.start()
