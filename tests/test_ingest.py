@@ -23,14 +23,14 @@ _READABLE = {".pdf", ".tex", ".csv", ".txt", ".nxml", ".json", ".htm"}
 
 
 def _real_files(max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
-    """Small real documents from fixtures/, a couple per format."""
+    """Small real documents from fixtures/ (not the fuzz regressions), one per format."""
     picked: dict[str, list[Path]] = {}
     for p in sorted(FIXTURES.rglob("*"), key=lambda p: (p.suffix, p.stat().st_size, p)):
         ext = p.suffix.lower()
         if (
             p.is_file()
             and ext in _READABLE
-            and "golden" not in p.parts
+            and not {"golden", "regressions"} & set(p.parts)
             and p.stat().st_size <= max_bytes
             and len(picked.setdefault(ext, [])) < per_ext
         ):
