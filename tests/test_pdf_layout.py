@@ -20,6 +20,8 @@ from docparse.backends.base import (
     assemble,
     display_bbox,
     plausible_table,
+    rule_bounded_regions,
+    ruled_off_plausible,
 )
 from docparse.backends.layout import join_lines, merge_continuation_rows, vocabulary
 from docparse.builder import build_document
@@ -284,3 +286,31 @@ def test_corpus_papers_and_tables_parse_with_sane_units(corpus_dir: Path, backen
                 # A lone number in the bottom band is a page number: never content.
                 if u.kind != "furniture" and re.fullmatch(r"\d{1,3}", u.text):
                     assert u.bbox.y0 < 0.93 * rect.height, (path, u.page, u.text)
+
+
+_BOOKTABS_LINES = [
+    ((200.0, 90.0, 400.0, 100.0), "Table 3: Results"),
+    ((210.0, 112.0, 390.0, 120.0), "Model F1"),
+    ((210.0, 126.0, 390.0, 134.0), "BM25 0.41"),
+    ((210.0, 138.0, 390.0, 146.0), "DPR 0.52"),
+]
+_BOOKTABS_RULES = [(205.0, 108.0, 395.0), (205.0, 123.0, 395.0), (205.0, 150.0, 395.0)]
+
+
+def test_rule_bounded_region_needs_rules_lines_and_caption() -> None:
+    regions = rule_bounded_regions(_BOOKTABS_RULES, _BOOKTABS_LINES, 800.0)
+    assert len(regions) == 1
+    x0, y0, x1, y1 = regions[0]
+    assert y0 < 108 and y1 > 150 and x0 < 205 and x1 > 395
+    # Without a "Table N" caption the rules are a figure frame or a separator.
+    assert rule_bounded_regions(_BOOKTABS_RULES, _BOOKTABS_LINES[1:], 800.0) == []
+    # One rule bounds nothing; rules with no text between them neither.
+    assert rule_bounded_regions(_BOOKTABS_RULES[:1], _BOOKTABS_LINES, 800.0) == []
+    assert rule_bounded_regions(_BOOKTABS_RULES[:2], _BOOKTABS_LINES, 800.0) == []
+
+
+def test_ruled_off_plausible_rejects_prose() -> None:
+    assert ruled_off_plausible([["Model", "F1"], ["BM25", "0.41"]])
+    assert not ruled_off_plausible([["Model F1"], ["BM25 0.41"]])
+    sentence = "this is a long sentence of running prose that is not a table cell at all here"
+    assert not ruled_off_plausible([[sentence, sentence], [sentence, "x"]])

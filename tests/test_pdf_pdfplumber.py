@@ -101,3 +101,14 @@ def test_config_is_validated() -> None:
     assert cfg.pages == (1, 2)
     with pytest.raises(ConfigError):
         resolve_config(PdfplumberConfig, {"table_strategy": "magic"})
+
+
+def test_pmlr_booktabs_table_found(pmlr_doc: Document) -> None:
+    """Table 3 of the paper has only top, middle and bottom rules (booktabs)."""
+    tex = ROOT / "fixtures/research/jmlr-pmlr-sample/pmlr-sample.tex"
+    gold = [u.table for u in docparse.parse(tex).units if u.table][2]
+    tables = [u for u in pmlr_doc.units if u.table]
+    ruled_off = [u for u in tables if u.provenance[0].page == 4 and u.provenance[0].bbox.y0 > 480]
+    assert len(ruled_off) == 1
+    assert cell_f1(gold, ruled_off[0].table) >= 0.9
+    assert all(len(c.split()) <= 6 for u in tables for r in u.table.rows for c in r)

@@ -252,3 +252,25 @@ def test_two_column_order_and_page_break_merge(tmp_path: Path) -> None:
     assert texts == [whole.removesuffix(" Then a new one."), "Then a new one."]
     para = next(u for u in parsed.units if u.kind == "paragraph")
     assert len(para.provenance) == 2  # one box per column piece
+
+
+def _gold_tables(fixtures_dir: Path) -> list[Any]:
+    tex = fixtures_dir / "research" / "jmlr-pmlr-sample" / "pmlr-sample.tex"
+    return [u.table for u in docparse.parse(tex).units if u.table]
+
+
+def test_pmlr_booktabs_table_found(fixtures_dir: Path, pmlr_doc: Document) -> None:
+    """Table 3 of the paper has only top, middle and bottom rules (booktabs)."""
+    gold = _gold_tables(fixtures_dir)[2]
+    tables = [u for u in pmlr_doc.units if u.table]
+    ruled_off = [u for u in tables if u.provenance[0].page == 4 and u.provenance[0].bbox.y0 > 480]
+    assert len(ruled_off) == 1
+    assert cell_f1(gold, ruled_off[0].table) >= 0.9
+    # The text between the rules is the table, not paragraphs too.
+    assert not any(
+        "0.54321" in u.text and u.provenance[0].page == 4 and u.provenance[0].bbox.y0 > 500
+        for u in pmlr_doc.units
+        if not u.table
+    )
+    # No prose became a table: every table cell is short.
+    assert all(len(c.split()) <= 6 for u in tables for r in u.table.rows for c in r)

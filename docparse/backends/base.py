@@ -519,3 +519,93 @@ class PdfBackend:
             n_pages=info.n_pages,
             flags=flags,
         )
+
+
+# --------------------------------------------------------------------------- rule-bounded tables
+
+#: Horizontal strokes thinner than this (points) count as table rules.
+_RULE_THICKNESS = 2.0
+
+
+def rule_bounded_regions(
+    rules: Iterable[Sequence[float]],
+    lines: Sequence[tuple[Sequence[float], str]],
+    page_height: float,
+) -> list[tuple[float, float, float, float]]:
+    """Regions of booktabs-style tables: stacked horizontal rules near a "Table N" caption.
+
+    ``rules`` are thin horizontal strokes ``(x0, y, x1)``; ``lines`` are the
+    page's text lines as ``(bbox, text)``. LaTeX ``booktabs`` tables draw only
+    a top, a middle and a bottom rule of the same width, columns being aligned
+    by whitespace, so neither ruled nor whitespace table finding sees them. Two
+    or more rules of the same horizontal extent with text lines between them,
+    the whole next to a table caption, bound such a table; the region returned
+    spans the first to the last rule. A caption between two rules splits the
+    stack (two tables of the same width one above the other).
+    """
+    groups: dict[tuple[int, int], list[float]] = {}
+    for x0, y, x1 in rules:
+        if x1 - x0 < 40:
+            continue
+        key = next(
+            (k for k in groups if abs(k[0] - x0) <= 3 and abs(k[1] - x1) <= 3),
+            (round(x0), round(x1)),
+        )
+        groups.setdefault(key, []).append(float(y))
+    captions = [b for b, t in lines if TABLE_CAPTION.match(t)]
+    out: list[tuple[float, float, float, float]] = []
+    for (x0, x1), ys in groups.items():
+        ys = sorted(set(round(y, 1) for y in ys))
+        # Split the stack at captions and at long gaps (a page of prose between).
+        stacks: list[list[float]] = [[ys[0]]]
+        for y in ys[1:]:
+            prev = stacks[-1][-1]
+            split = y - prev > 0.5 * page_height or any(
+                prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions
+            )
+            if split:
+                stacks.append([y])
+            else:
+                stacks[-1].append(y)
+        for stack in stacks:
+            if len(stack) < 2:
+                continue
+            top, bottom = stack[0], stack[-1]
+            inner = [
+                b
+                for b, _ in lines
+                if top < (b[1] + b[3]) / 2 < bottom and b[0] >= x0 - 6 and b[2] <= x1 + 6
+            ]
+            if len({round((b[1] + b[3]) / 6) for b in inner}) < 2:
+                continue
+            near = any(
+                c[0] < x1 + 60
+                and c[2] > x0 - 60
+                and (top - 120 <= c[3] <= top + 2 or bottom - 2 <= c[1] <= bottom + 60)
+                for c in captions
+            )
+            if near:
+                out.append((float(x0) - 2, top - 1, float(x1) + 2, bottom + 1))
+    return out
+
+
+def is_rule(x0: float, y0: float, x1: float, y1: float) -> bool:
+    """A thin horizontal stroke (a table rule), by its bounding box."""
+    return y1 - y0 < _RULE_THICKNESS and x1 - x0 >= 40
+
+
+def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
+    """A grid found inside a rule-bounded region that is a table, not prose.
+
+    At least 2 rows and 2 non-empty columns, short cells (median at most 6
+    words, none over 20), and not :func:`prose_table`.
+    """
+    if len(rows) < 2 or prose_table(rows):
+        return False
+    width = max(len(r) for r in rows)
+    used = sum(any(c.strip() for r in rows if i < len(r) for c in [r[i]]) for i in range(width))
+    filled = [c for r in rows for c in r if c.strip()]
+    if used < 2 or not filled:
+        return False
+    lengths = sorted(len(c.split()) for c in filled)
+    return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20

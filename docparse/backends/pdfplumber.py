@@ -28,10 +28,13 @@ from docparse.backends.base import (
     TableStrategy,
     TextSpan,
     encrypted_error,
+    is_rule,
     numeric_fraction,
     plausible_table,
     prose_table,
     rich_table,
+    rule_bounded_regions,
+    ruled_off_plausible,
     text_line_count,
 )
 from docparse.errors import CorruptDocumentError, MissingDependencyError
@@ -257,7 +260,62 @@ _MIXED = {"vertical_strategy": "lines", "horizontal_strategy": "text"}
 def table_regions(
     page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
 ) -> tuple[TableRegion, ...]:
-    """Tables of a pdfplumber page with the configured strategy."""
+    """Tables of a pdfplumber page with the configured strategy.
+
+    Booktabs-style tables (horizontal rules only) come on top, from
+    :func:`ruled_off_tables`, where no other table overlaps them.
+    """
+    found = list(_strategy_regions(page, config, words))
+    if config.table_strategy == "text":
+        return tuple(found)
+    for t in ruled_off_tables(page, config, words):
+        if not any(_overlaps(t.bbox, f.bbox) for f in found):
+            found.append(t)
+    return tuple(found)
+
+
+def _overlaps(a: BBox, b: BBox) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def ruled_off_tables(
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+) -> list[TableRegion]:
+    """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
+
+    Inside each region the text strategy finds columns from the word gaps;
+    the result is kept only if it has two columns of short cells.
+    """
+    rules = [
+        (float(o["x0"]), float(o["top"] + o["bottom"]) / 2, float(o["x1"]))
+        for o in itertools.chain(page.rects, page.lines)
+        if is_rule(o["x0"], o["top"], o["x1"], o["bottom"])
+    ]
+    if len(rules) < 2:
+        return []
+    lines = [
+        ((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text)
+        for ln in lines_from_words(words)
+    ]
+    out: list[TableRegion] = []
+    settings = _settings(config, _TEXT)
+    settings.update(min_words_vertical=2, min_words_horizontal=1)
+    for clip in rule_bounded_regions(rules, lines, float(page.height)):
+        area = page.crop(clip, relative=False, strict=False)
+        for t in area.find_tables(table_settings=settings):
+            rows = tuple(tuple(_clean(c) for c in row) for row in _cell_texts(t, words))
+            if not ruled_off_plausible(rows):
+                continue
+            width = max(len(r) for r in rows)
+            rows = tuple(r + ("",) * (width - len(r)) for r in rows)
+            x0, top, x1, bottom = t.bbox
+            out.append(TableRegion(BBox(float(x0), float(top), float(x1), float(bottom)), rows))
+    return out
+
+
+def _strategy_regions(
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+) -> tuple[TableRegion, ...]:
     strategy = config.table_strategy
     if strategy == "text":
         return tuple(_grids(page, config, _TEXT, words))

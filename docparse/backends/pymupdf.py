@@ -25,11 +25,14 @@ from docparse.backends.base import (
     TableStrategy,
     TextSpan,
     encrypted_error,
+    is_rule,
     load_pymupdf,
     numeric_fraction,
     plausible_table,
     prose_table,
     rich_table,
+    rule_bounded_regions,
+    ruled_off_plausible,
     text_line_count,
 )
 from docparse.errors import CorruptDocumentError
@@ -134,7 +137,64 @@ Grid = tuple[Any, list[list[str]]]
 
 
 def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
-    """Cell grids of the tables on ``page`` with the configured strategy."""
+    """Cell grids of the tables on ``page`` with the configured strategy.
+
+    Booktabs-style tables (horizontal rules only) come on top, from
+    :func:`ruled_off_tables`, where no other table overlaps them.
+    """
+    found = _strategy_tables(page, config, words)
+    if config.table_strategy == "text":
+        return found
+    for g in ruled_off_tables(page, config, words):
+        if not any(_overlaps(g[0], f[0]) for f in found):
+            found.append(g)
+    return found
+
+
+def _overlaps(a: Any, b: Any) -> bool:
+    return bool(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def _text_lines(words: list[Any]) -> list[tuple[tuple[float, ...], str]]:
+    groups: dict[tuple[int, int], list[Any]] = {}
+    for w in words:
+        groups.setdefault((w[5], w[6]), []).append(w)
+    out: list[tuple[tuple[float, ...], str]] = []
+    for ws in groups.values():
+        ws.sort(key=lambda w: w[7])
+        box = (min(w[0] for w in ws), min(w[1] for w in ws), max(w[2] for w in ws))
+        out.append(((*box, max(w[3] for w in ws)), " ".join(str(w[4]) for w in ws)))
+    return out
+
+
+def ruled_off_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
+    """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
+
+    Inside each region the text strategy finds columns from the word gaps;
+    the result is kept only if it has two columns of short cells.
+    """
+    rules = []
+    for d in page.get_drawings():
+        r = d["rect"]
+        if is_rule(r.x0, r.y0, r.x1, r.y1):
+            rules.append((float(r.x0), float(r.y0 + r.y1) / 2, float(r.x1)))
+    if len(rules) < 2:
+        return []
+    regions = rule_bounded_regions(rules, _text_lines(words), float(page.rect.height))
+    grids: list[Grid] = []
+    for clip in regions:
+        for t in page.find_tables(
+            clip=clip, strategy="text", min_words_vertical=2, min_words_horizontal=1
+        ).tables:
+            # MuPDF's text strategy may return tables outside the clip.
+            inside = t.bbox[1] >= clip[1] - 2 and t.bbox[3] <= clip[3] + 2
+            rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
+            if inside and ruled_off_plausible(rows):
+                grids.append((t.bbox, rows))
+    return grids
+
+
+def _strategy_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     kw: dict[str, Any] = {"use_layout": config.table_layout_model} if _HAS_USE_LAYOUT else {}
     strategy = config.table_strategy
 
