@@ -1161,7 +1161,12 @@ def _walk_source(text: str) -> list[lw.LatexNode]:
     text = _MATH_COLUMN.sub(r"\1{\2 \3}", text)
     text = _break_long_runs(text)
     walker = lw.LatexWalker(text, latex_context=_context_db(), tolerant_parsing=True)
-    nodes, _, _ = walker.get_latex_nodes()
+    try:
+        nodes, _, _ = walker.get_latex_nodes()
+    except IndexError as exc:
+        # pylatexenc reads past the end on a truncated construct such as a
+        # final bare ``\verb`` (found by fuzz_tex).
+        raise ParseError(None, f"truncated LaTeX construct at the end: {exc}", cause=exc) from exc
     return list(nodes)
 
 
@@ -2119,9 +2124,10 @@ class _Converter:
         if (simplify is not None and not _args(node)) or callable(simplify):
             try:
                 self._text(str(_l2t().nodelist_to_text([node])))
-            except (AttributeError, IndexError, TypeError, ValueError):
-                # pylatexenc's accent callbacks assume a well-formed argument
-                # (``\d\title`` gave AttributeError): keep the argument's text.
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+                # pylatexenc's accent callbacks and "%(2)s" templates assume
+                # well-formed arguments (``\d\title`` gave AttributeError,
+                # ``\d\footnote{f}`` KeyError): keep the argument's text.
                 self._text(self._render_nodes(list(_args(node))))
             return i + 1
         if isinstance(simplify, str) and "%" not in simplify:
