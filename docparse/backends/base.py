@@ -609,3 +609,38 @@ def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
         return False
     lengths = sorted(len(c.split()) for c in filled)
     return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20
+
+
+def column_edges(word_boxes: Iterable[Sequence[float]], clip: Sequence[float]) -> list[float]:
+    """Column boundaries of a whitespace-aligned table: x-gaps no word in ``clip`` covers.
+
+    A gap counts when it is wider than 0.8 times the median word height
+    (wider than the space between words of one cell, narrower than LaTeX's
+    ``2\\tabcolsep``). Returns the clip's left edge, the middle of every such
+    gap and the right edge, ready for an explicit vertical-lines strategy.
+    """
+    x0, y0, x1, y1 = clip[:4]
+    spans = sorted(
+        (w[0], w[2], w[3] - w[1])
+        for w in word_boxes
+        if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1
+    )
+    if not spans:
+        return []
+    heights = sorted(s[2] for s in spans)
+    min_gap = 0.8 * heights[len(heights) // 2]
+    # Outer edges just outside the words: MuPDF ignores lines on the clip's border.
+    edges = [float(spans[0][0]) - 1]
+    reach = spans[0][1]
+    for a, b, _ in spans[1:]:
+        if a - reach > min_gap:
+            edges.append(float(reach + a) / 2)
+        reach = max(reach, b)
+    edges.append(float(reach) + 1)
+    return edges
+
+
+def grid_fill(grids: Iterable[tuple[Any, list[list[str]]]]) -> float:
+    """Share of non-empty cells over ``(bbox, rows)`` grids; 0 when there are none."""
+    cells = [c for _, rows in grids for r in rows for c in r]
+    return sum(1 for c in cells if c.strip()) / len(cells) if cells else 0.0

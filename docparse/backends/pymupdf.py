@@ -24,7 +24,9 @@ from docparse.backends.base import (
     TableRegion,
     TableStrategy,
     TextSpan,
+    column_edges,
     encrypted_error,
+    grid_fill,
     is_rule,
     load_pymupdf,
     numeric_fraction,
@@ -183,15 +185,34 @@ def ruled_off_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list
     regions = rule_bounded_regions(rules, _text_lines(words), float(page.rect.height))
     grids: list[Grid] = []
     for clip in regions:
-        for t in page.find_tables(
-            clip=clip, strategy="text", min_words_vertical=2, min_words_horizontal=1
-        ).tables:
-            # MuPDF's text strategy may return tables outside the clip.
-            inside = t.bbox[1] >= clip[1] - 2 and t.bbox[3] <= clip[3] + 2
-            rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
-            if inside and ruled_off_plausible(rows):
-                grids.append((t.bbox, rows))
+        text = {"strategy": "text", "min_words_vertical": 2, "min_words_horizontal": 1}
+        choices = [_clip_grids(page, clip, words, text)]
+        edges = column_edges(words, clip)
+        if len(edges) >= 3:
+            explicit = {
+                "vertical_strategy": "explicit",
+                "vertical_lines": edges,
+                "horizontal_strategy": "text",
+                "min_words_horizontal": 1,
+            }
+            choices.append(_clip_grids(page, clip, words, explicit))
+        # Word gaps shared by all lines, or the text strategy's alignment
+        # edges, whichever leaves fewer empty cells (split cells leave holes).
+        grids.extend(max(choices, key=grid_fill))
     return grids
+
+
+def _clip_grids(page: Any, clip: Any, words: list[Any], settings: dict[str, Any]) -> list[Grid]:
+    out: list[Grid] = []
+    for t in page.find_tables(clip=clip, **settings).tables:
+        # MuPDF's text strategy may return tables outside the clip.
+        inside = t.bbox[1] >= clip[1] - 2 and t.bbox[3] <= clip[3] + 2
+        rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
+        # The text strategy leaves an empty row between two spaced text lines.
+        rows = [r for r in rows if any(r)]
+        if inside and ruled_off_plausible(rows):
+            out.append((t.bbox, rows))
+    return out
 
 
 def _strategy_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
