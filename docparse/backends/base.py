@@ -640,7 +640,7 @@ def column_edges(word_boxes: Iterable[Sequence[float]], clip: Sequence[float]) -
     return edges
 
 
-def grid_fill(grids: Iterable[tuple[Any, list[list[str]]]]) -> float:
+def grid_fill(grids: Iterable[tuple[Any, Sequence[Sequence[str]]]]) -> float:
     """Share of non-empty cells over ``(bbox, rows)`` grids; 0 when there are none."""
     cells = [c for _, rows in grids for r in rows for c in r]
     return sum(1 for c in cells if c.strip()) / len(cells) if cells else 0.0

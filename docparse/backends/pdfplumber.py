@@ -27,7 +27,9 @@ from docparse.backends.base import (
     TableRegion,
     TableStrategy,
     TextSpan,
+    column_edges,
     encrypted_error,
+    grid_fill,
     is_rule,
     numeric_fraction,
     plausible_table,
@@ -297,19 +299,37 @@ def ruled_off_tables(
         ((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text)
         for ln in lines_from_words(words)
     ]
+    boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     out: list[TableRegion] = []
-    settings = _settings(config, _TEXT)
-    settings.update(min_words_vertical=2, min_words_horizontal=1)
+    text = _settings(config, _TEXT)
+    text.update(min_words_vertical=2, min_words_horizontal=1)
     for clip in rule_bounded_regions(rules, lines, float(page.height)):
         area = page.crop(clip, relative=False, strict=False)
-        for t in area.find_tables(table_settings=settings):
-            rows = tuple(tuple(_clean(c) for c in row) for row in _cell_texts(t, words))
-            if not ruled_off_plausible(rows):
-                continue
-            width = max(len(r) for r in rows)
-            rows = tuple(r + ("",) * (width - len(r)) for r in rows)
-            x0, top, x1, bottom = t.bbox
-            out.append(TableRegion(BBox(float(x0), float(top), float(x1), float(bottom)), rows))
+        choices = [_clip_regions(area, text, words)]
+        edges = column_edges(boxes, clip)
+        if len(edges) >= 3:
+            explicit = dict(text, vertical_strategy="explicit", explicit_vertical_lines=edges)
+            choices.append(_clip_regions(area, explicit, words))
+        # Word gaps shared by all lines, or the text strategy's alignment
+        # edges, whichever leaves fewer empty cells (split cells leave holes).
+        out.extend(max(choices, key=lambda c: grid_fill((t.bbox, t.rows) for t in c)))
+    return out
+
+
+def _clip_regions(
+    area: Any, settings: dict[str, Any], words: list[Mapping[str, Any]]
+) -> list[TableRegion]:
+    out: list[TableRegion] = []
+    for t in area.find_tables(table_settings=settings):
+        rows = [tuple(_clean(c) for c in row) for row in _cell_texts(t, words)]
+        # The text strategy leaves an empty row between two spaced text lines.
+        rows = [r for r in rows if any(r)]
+        if not ruled_off_plausible(rows):
+            continue
+        width = max(len(r) for r in rows)
+        grid = tuple(r + ("",) * (width - len(r)) for r in rows)
+        x0, top, x1, bottom = t.bbox
+        out.append(TableRegion(BBox(float(x0), float(top), float(x1), float(bottom)), grid))
     return out
 
 
