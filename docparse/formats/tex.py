@@ -1623,6 +1623,13 @@ class _Converter:
 
     def _math(self, node: lw.LatexMathNode) -> None:
         verbatim = _strip_comments(_node_verbatim(node))
+        delims = getattr(node, "delimiters", None)
+        if delims and not verbatim.rstrip().endswith(delims[1]):
+            # Tolerant parsing ran an unclosed "$$" or "\[" to the end of the
+            # input; what follows is not math, so it is read as text.
+            self._raw(str(delims[0]))
+            self.walk(node.nodelist)
+            return
         if node.displaytype == "display":
             body = _strip_math_delims(verbatim)
             self._equation(body, verbatim)
