@@ -19,7 +19,7 @@ never leaves a truncated document. A rerun over the same ``out`` skips files
 whose content hash and options are already done.
 
 Each file is parsed in a separate worker process with a wall-clock limit and
-a memory cap (resident set size, polled by the parent): a crash, a hang or a
+a memory cap (private resident memory, polled by the parent): a crash, a hang or a
 runaway allocation in one file becomes an ``error`` row naming the file, and
 the run goes on. ``engine="dask"`` sends one task per file to a Dask
 distributed cluster instead; each task still runs the file in its own child
@@ -80,9 +80,10 @@ MANIFEST = "manifest.jsonl"
 class Limits:
     """Per-file limits for worker processes.
 
-    ``timeout``: wall-clock seconds per file. ``memory_mb``: resident memory
-    per worker; the parent polls it every ``poll`` seconds and stops the
-    worker past the cap.
+    ``timeout``: wall-clock seconds per file. ``memory_mb``: private resident
+    memory per worker (pages shared with the parent after fork are not
+    counted); the parent polls it every ``poll`` seconds and stops the worker
+    past the cap.
     """
 
     timeout: float = 600.0
@@ -440,8 +441,24 @@ def _peak_rss_mb() -> float | None:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def _rss_mb(pid: int) -> float:
-    """Resident set size of a process in MB (Linux /proc; 0 elsewhere)."""
+def _private_mb(pid: int) -> float:
+    """Memory a worker holds for itself, in MB: its private resident pages.
+
+    A forked worker shares the parent's pages (imported libraries, the
+    tokenizer) until it writes to them; plain RSS would count those in every
+    worker, so the cap applies to private memory (Linux ``smaps_rollup``,
+    falling back to RSS from ``statm``; 0 where neither exists).
+    """
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            kb = sum(
+                int(line.split()[1])
+                for line in fh
+                if line.startswith(("Private_Clean:", "Private_Dirty:"))
+            )
+        return kb / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         with open(f"/proc/{pid}/statm") as fh:
             return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -586,7 +603,7 @@ def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[M
                         f"stopped after {limits.timeout:g} s time limit",
                         elapsed,
                     )
-                elif (rss := _rss_mb(s.proc.pid)) > limits.memory_mb:
+                elif (rss := _private_mb(s.proc.pid)) > limits.memory_mb:
                     s.stop(kill=True)
                     s.start()
                     yield _failure(

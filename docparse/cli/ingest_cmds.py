@@ -50,7 +50,9 @@ from docparse.ingest import Limits, ingest
     show_default=True,
 )
 @click.option("--timeout", default=600.0, show_default=True, help="Seconds per file.")
-@click.option("--memory-mb", default=4096, show_default=True, help="Memory cap per worker.")
+@click.option(
+    "--memory-mb", default=4096, show_default=True, help="Private memory cap per worker (MB)."
+)
 @click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option(
     "--scheduler",
