@@ -19,11 +19,13 @@ from docparse.backends.base import (
     TextSpan,
     assemble,
     display_bbox,
+)
+from docparse.backends.layout import join_lines, merge_continuation_rows, vocabulary
+from docparse.backends.tables import (
     plausible_table,
     rule_bounded_regions,
     ruled_off_plausible,
 )
-from docparse.backends.layout import join_lines, merge_continuation_rows, vocabulary
 from docparse.builder import build_document
 from docparse.model import BBox
 

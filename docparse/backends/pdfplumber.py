@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
-    TABLE_MARGIN,
     Block,
     Line,
     PageContent,
@@ -27,8 +26,11 @@ from docparse.backends.base import (
     TableRegion,
     TableStrategy,
     TextSpan,
-    column_edges,
     encrypted_error,
+)
+from docparse.backends.tables import (
+    TABLE_MARGIN,
+    column_edges,
     grid_fill,
     is_rule,
     numeric_fraction,

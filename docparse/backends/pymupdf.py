@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
-    TABLE_MARGIN,
     Block,
     Line,
     PageContent,
@@ -24,11 +23,14 @@ from docparse.backends.base import (
     TableRegion,
     TableStrategy,
     TextSpan,
-    column_edges,
     encrypted_error,
+    load_pymupdf,
+)
+from docparse.backends.tables import (
+    TABLE_MARGIN,
+    column_edges,
     grid_fill,
     is_rule,
-    load_pymupdf,
     numeric_fraction,
     plausible_table,
     prose_table,
