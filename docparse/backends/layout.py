@@ -44,6 +44,7 @@ from docparse.backends.base import (
     TableRegion,
     display_bbox,
 )
+from docparse.backends.tables import is_data_row
 from docparse.builder import UnitDraft
 from docparse.model import BBox, CellSpan, Provenance, Table, UnitKind
 
@@ -164,17 +165,37 @@ def _norm_key(text: str) -> str:
     return re.sub(r"\s+", "", t)
 
 
+#: Words a header cell cannot end with: the cell goes on in the line below.
+_OPEN_END = re.compile(r"(?:[-,]|\b(?:of|and|or|per|the|in|for|to|by|at|on|with))$", re.IGNORECASE)
+
+
+def _continues(above: str, text: str, *, lower_case: bool) -> bool:
+    """``text`` (one line down in the same column) reads as the rest of ``above``."""
+    return bool(
+        (lower_case and text[:1].islower()) or text.startswith("(") or _OPEN_END.search(above)
+    )
+
+
 def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
     """Fold a cell's wrapped second line, detected as its own row, back into the cell.
 
     Table finders split a cell printed on two lines into two rows when the
-    PDF draws a box per text line. A row is taken as such a continuation when
-    it holds exactly one non-empty cell, the row above holds that cell and at
-    least one other, and the text reads as a continuation (starts in lower
-    case or with "(", or the cell above ends with a hyphen, comma or "and"/"of").
-    Empty rows are dropped.
+    PDF draws a box per text line or when rows are found from text lines.
+    Two cases are folded back; empty rows are dropped.
+
+    * A row holding exactly one non-empty cell, below a row holding that cell
+      and at least one other, whose text reads as a continuation (starts in
+      lower case or with "(", or the cell above ends with a hyphen, comma or
+      a word such as "of"/"and").
+    * In the header (no row of mostly numbers above), a row of several cells
+      whose every cell under a non-empty cell continues it by the stricter
+      test (the cell above ends with a hyphen, comma or such a word, or the
+      text starts with "("; lower case alone is common in headers): the two
+      lines are one header row ("Margin of" / "error (±)"), and the cells of
+      the lower line under empty cells move up with it.
     """
     out: list[list[str]] = []
+    in_header = True
     for row in rows:
         filled = [i for i, c in enumerate(row) if c.strip()]
         if not filled:
@@ -185,16 +206,24 @@ def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, .
             text = row[col].strip()
             above = prev[col].strip() if col < len(prev) else ""
             others = sum(1 for i, c in enumerate(prev) if i != col and c.strip())
-            continues = (
-                text[:1].islower()
-                or text.startswith("(")
-                or above.endswith(("-", ","))
-                or above.lower().endswith((" and", " of"))
-            )
-            if above and others and continues:
+            if above and others and _continues(above, text, lower_case=True):
                 joiner = "" if above.endswith("-") and text[:1].islower() else " "
                 prev[col] = above + joiner + text
                 continue
+        data = is_data_row(row)
+        if out and in_header and not data and len(filled) > 1:
+            prev = out[-1]
+            shared = [i for i in filled if i < len(prev) and prev[i].strip()]
+            if shared and all(
+                _continues(prev[i].strip(), row[i].strip(), lower_case=False) for i in shared
+            ):
+                prev.extend([""] * (len(row) - len(prev)))
+                for i in filled:
+                    above = prev[i].strip()
+                    joiner = "" if above.endswith("-") else " "
+                    prev[i] = above + joiner + row[i].strip() if above else row[i].strip()
+                continue
+        in_header = in_header and not data
         out.append(list(row))
     return tuple(tuple(r) for r in out)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,11 +34,14 @@ from docparse.backends.tables import (
     grid_fill,
     is_rule,
     numeric_fraction,
+    open_sides,
     plausible_table,
+    prefer_fuller_grids,
     prose_table,
     rich_table,
     rule_bounded_regions,
     ruled_off_plausible,
+    split_stacked_rows,
     text_line_count,
 )
 from docparse.errors import CorruptDocumentError, MissingDependencyError
@@ -228,14 +231,21 @@ def _cell_texts(t: Any, words: list[Mapping[str, Any]]) -> list[list[str]]:
                 break
     grid: list[list[str]] = []
     for ri, row in enumerate(boxes):
-        out: list[str] = []
-        for ci in range(len(row)):
-            ws = sorted(
-                bucket.get((ri, ci), []), key=lambda w: (round(float(w["top"]) / 3), w["x0"])
+        cells = [bucket.get((ri, ci), []) for ci in range(len(row))]
+        for part in split_stacked_rows(cells, _word_key):
+            grid.append(
+                [
+                    _join_words(
+                        sorted(ws or [], key=lambda w: (round(float(w["top"]) / 3), w["x0"]))
+                    )
+                    for ws in part
+                ]
             )
-            out.append(_join_words(ws))
-        grid.append(out)
     return grid
+
+
+def _word_key(w: Mapping[str, Any]) -> tuple[float, float, str]:
+    return float(w["top"]), float(w["bottom"]), str(w["text"])
 
 
 def _grids(
@@ -342,6 +352,9 @@ def _strategy_regions(
     if strategy == "text":
         return tuple(_grids(page, config, _TEXT, words))
     found = _grids(page, config, _LINES, words)
+    if found:
+        found = _prefer_strict(page, config, words, found)
+        found = _close_open_sides(page, config, words, found)
     boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     if strategy == "lines" or any(
         rich_table(t.rows, text_line_count((t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1), boxes))
@@ -353,15 +366,120 @@ def _strategy_regions(
     if not found and numeric_fraction(str(w["text"]) for w in words) < 0.15:
         return tuple(found)
     for settings in (_MIXED, _TEXT):
-        height = float(page.height) or 1.0
-        alt = [
-            t
-            for t in _grids(page, config, settings, words)
-            if plausible_table(t.rows, (t.bbox.y1 - t.bbox.y0) / height)
-        ]
+        alt = _plausible_grids(page, config, settings, words)
         if alt:
             return tuple(alt)
     return tuple(found)
+
+
+def _plausible_grids(
+    page: Any, config: PdfplumberConfig, settings: dict[str, Any], words: list[Mapping[str, Any]]
+) -> list[TableRegion]:
+    height = float(page.height) or 1.0
+    return [
+        t
+        for t in _grids(page, config, settings, words)
+        if plausible_table(t.rows, (t.bbox.y1 - t.bbox.y0) / height)
+    ]
+
+
+def _sided(page: Any, words: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Ruled columns, text-aligned rows, and the open sides of the ruled columns closed."""
+    rules = [
+        (float(e["x0"]), float(e["top"]), float(e["bottom"]))
+        for e in page.edges
+        if e["orientation"] == "v"
+    ]
+    boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
+    sides = [
+        {
+            "object_type": "line_edge",
+            "orientation": "v",
+            "x0": x,
+            "x1": x,
+            "top": t,
+            "bottom": b,
+            "width": 0.0,
+            "height": b - t,
+        }
+        for x, t, b in open_sides(rules, boxes)
+    ]
+    return dict(_MIXED, explicit_vertical_lines=sides) if sides else dict(_MIXED)
+
+
+def _close_open_sides(
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]], found: list[TableRegion]
+) -> list[TableRegion]:
+    """Ruled grids that leave out an unruled stub or last column, read again with them.
+
+    The ``lines`` strategy stops at the outermost drawn rule; where
+    :func:`~docparse.backends.tables.open_sides` finds the table going on
+    beyond it, the mixed strategy with those sides closed reads the whole
+    table. Its grid replaces a ruled grid it contains when it holds more
+    non-empty cells.
+    """
+    settings = _sided(page, words)
+    if "explicit_vertical_lines" not in settings:
+        return found
+    alt = _plausible_grids(page, config, settings, words)
+    out: list[TableRegion] = []
+    for t in found:
+        better = [
+            a
+            for a in alt
+            if a.bbox.x0 <= t.bbox.x0 + 2
+            and a.bbox.x1 >= t.bbox.x1 - 2
+            # Text rows start at the words, ruled rows at the rule above them.
+            and min(a.bbox.y1, t.bbox.y1) - max(a.bbox.y0, t.bbox.y0) >= 0.9 * t.bbox.height
+            and _filled(a.rows) > _filled(t.rows)
+        ]
+        out.append(max(better, key=lambda a: _filled(a.rows)) if better else t)
+    return out
+
+
+def _filled(rows: Sequence[Sequence[str]]) -> int:
+    return sum(1 for r in rows for c in r if c.strip())
+
+
+def _prefer_strict(
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]], found: list[TableRegion]
+) -> list[TableRegion]:
+    """Ruled grids re-read from strokes and thin rules only, where that reads them better.
+
+    pdfplumber's ``lines`` strategy takes the edges of every rectangle, cell
+    backgrounds included; see :func:`~docparse.backends.tables.prefer_fuller_grids`.
+    """
+    thin = [
+        o
+        for o in itertools.chain(page.lines, page.rects)
+        if o["object_type"] == "line"
+        or o.get("stroke")
+        or min(float(o["width"]), float(o["height"])) <= _THIN
+    ]
+    if len(thin) < 4:
+        return found
+    strict = dict(
+        vertical_strategy="explicit",
+        horizontal_strategy="explicit",
+        explicit_vertical_lines=thin,
+        explicit_horizontal_lines=thin,
+    )
+    try:
+        alt = _grids(page, config, strict, words)
+    except ValueError:  # fewer than two lines of one orientation
+        return found
+    choice = prefer_fuller_grids(
+        [(_box(t), t.rows) for t in found], [(_box(t), t.rows) for t in alt]
+    )
+    return [t if i is None else alt[i] for t, i in zip(found, choice, strict=True)]
+
+
+def _box(t: TableRegion) -> tuple[float, float, float, float]:
+    return (t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1)
+
+
+#: Rectangles thinner than this (points) are drawn rules, not cell backgrounds.
+_THIN = 2.0
 
 
 class PdfplumberBackend(PdfBackend):

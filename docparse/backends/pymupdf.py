@@ -33,10 +33,12 @@ from docparse.backends.tables import (
     is_rule,
     numeric_fraction,
     plausible_table,
+    prefer_fuller_grids,
     prose_table,
     rich_table,
     rule_bounded_regions,
     ruled_off_plausible,
+    split_stacked_rows,
     text_line_count,
 )
 from docparse.errors import CorruptDocumentError
@@ -244,6 +246,12 @@ def _strategy_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list
     # A ruled table needs at least two vector strokes; skipping pages without
     # them avoids find_tables' per-character setup on plain text pages.
     found = run(strategy="lines") if len(page.get_cdrawings()) >= 2 else []
+    if found:
+        # "lines" counts every rectangle edge, cell backgrounds included;
+        # "lines_strict" only strokes and thin rules (see prefer_fuller_grids).
+        strict = run(strategy="lines_strict")
+        choice = prefer_fuller_grids(found, strict)
+        found = [g if i is None else strict[i] for g, i in zip(found, choice, strict=True)]
     if strategy == "lines" or any(
         rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
     ):
@@ -293,15 +301,21 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
         if best is not None:
             bucket.setdefault((best[1], best[2]), []).append(w)
     for ri, row in enumerate(boxes):
-        out_row: list[str | None] = []
-        for ci, cell in enumerate(row):
-            if cell is None:
-                out_row.append(None)
-                continue
-            ws = sorted(bucket.get((ri, ci), []), key=lambda w: (w[5], w[6], w[7]))
-            out_row.append(" ".join(str(w[4]) for w in ws))
-        grid.append(out_row)
+        cells = [None if cell is None else bucket.get((ri, ci), []) for ci, cell in enumerate(row)]
+        for part in split_stacked_rows(cells, _word_key):
+            grid.append(
+                [
+                    None
+                    if ws is None
+                    else " ".join(str(w[4]) for w in sorted(ws, key=lambda w: (w[5], w[6], w[7])))
+                    for ws in part
+                ]
+            )
     return grid
+
+
+def _word_key(w: Any) -> tuple[float, float, str]:
+    return float(w[1]), float(w[3]), str(w[4])
 
 
 def table_regions(found: list[Grid]) -> tuple[TableRegion, ...]:

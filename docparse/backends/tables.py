@@ -14,7 +14,7 @@ place is what makes the backends' tables comparable.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 _NUMERIC = re.compile(r"\d")
@@ -35,6 +35,24 @@ def numeric_fraction(words: Iterable[str]) -> float:
 
 
 _NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-–—.,/*\d]*$")
+
+
+_YEAR = re.compile(r"^\s*(?:19|20)\d\d\s*$")
+#: Cells that stand for a missing value in a row of values ("-", "n/a", "(X)").
+_NIL = re.compile(r"^\s*(?:[-–—*.…]+|n/?a|\(x\))\s*$", re.IGNORECASE)
+
+
+def is_data_row(row: Sequence[str]) -> bool:
+    """A table row of values: at least half of its non-empty cells are numbers or nil marks.
+
+    A bare year does not count: "2005 | 2010 | Difference" labels columns.
+    """
+    filled = [c for c in row if c.strip()]
+    values = sum(
+        (bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c))
+        for c in filled
+    )
+    return bool(filled) and values >= 0.5 * len(filled)
 
 
 def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -> bool:
@@ -229,3 +247,172 @@ def grid_fill(grids: Iterable[tuple[Any, Sequence[Sequence[str]]]]) -> float:
     """Share of non-empty cells over ``(bbox, rows)`` grids; 0 when there are none."""
     cells = [c for _, rows in grids for r in rows for c in r]
     return sum(1 for c in cells if c.strip()) / len(cells) if cells else 0.0
+
+
+# ---------------------------------------------------------------- choosing and repairing grids
+
+Box = Sequence[float]
+
+
+def _iou(a: Box, b: Box) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def prefer_fuller_grids(
+    found: Sequence[tuple[Box, Sequence[Sequence[str]]]],
+    strict: Sequence[tuple[Box, Sequence[Sequence[str]]]],
+) -> list[int | None]:
+    """For each grid of ``found``, the index of a ``strict`` grid to use instead, or None.
+
+    Cell backgrounds drawn as filled rectangles a little inside the cell
+    borders add edges of their own: a ruled strategy that counts every
+    rectangle edge then cuts phantom columns and splits a two-line cell into
+    two rows (ICDAR-2013 ``eu-001``: "to air" / "kg/year"). The same table
+    found from strokes and thin rules only (``strict``) has the true cells. A
+    strict grid replaces a found one when it covers the same region
+    (intersection over union at least 0.8), keeps at least 80% of its
+    non-empty cells, and fills a larger share of its cells (by more than 0.05).
+    """
+
+    def filled(rows: Sequence[Sequence[str]]) -> int:
+        return sum(1 for r in rows for c in r if c.strip())
+
+    out: list[int | None] = []
+    for box, rows in found:
+        choice: int | None = None
+        best = grid_fill([(box, rows)])
+        for i, (sbox, srows) in enumerate(strict):
+            if _iou(box, sbox) < 0.8 or filled(srows) < 0.8 * filled(rows):
+                continue
+            fill = grid_fill([(sbox, srows)])
+            if fill > best + 0.05:
+                choice, best = i, fill
+        out.append(choice)
+    return out
+
+
+def _text_lines_of(
+    words: Sequence[Any], key: Callable[[Any], tuple[float, float, str]]
+) -> list[list[Any]]:
+    """Words of one cell grouped into text lines (by vertical overlap), top to bottom."""
+    lines: list[list[Any]] = []
+    bottom = float("-inf")
+    for w in sorted(words, key=lambda w: key(w)[0]):
+        top, bot, _ = key(w)
+        if lines and (top + bot) / 2 <= bottom:
+            lines[-1].append(w)
+            bottom = max(bottom, bot)
+        else:
+            lines.append([w])
+            bottom = bot
+    return lines
+
+
+def split_stacked_rows(
+    row: Sequence[Sequence[Any] | None], key: Callable[[Any], tuple[float, float, str]]
+) -> list[list[list[Any] | None]]:
+    """One grid row as one or more rows: data lines a strategy lumped together are split.
+
+    ``row`` holds each cell's words (``None`` for a cell covered by a merged
+    cell); ``key`` gives a word's ``(top, bottom, text)``. Whitespace row
+    detection misses a row boundary now and then (a bold section row above
+    shifts its guesses), and a table ruled only around column groups has no
+    row boundary at all: two or more data lines then share one cell in every
+    column ("54,425 34,947"). A row is split into its ``k`` text lines when
+    every non-empty cell holds exactly ``k >= 2`` lines at the same heights
+    and at least two cells, and at least half of them, hold only numbers on
+    every line. A header cell printed on two lines never qualifies: numbers
+    stacked in one cell are two values, words stacked in one cell are one.
+    """
+    cells = [c for c in row if c]
+    if len(cells) < 2:
+        return [[list(c) if c is not None else None for c in row]]
+    split = [_text_lines_of(c, key) for c in cells]
+    k = len(split[0])
+    if k < 2 or any(len(s) != k for s in split):
+        return [[list(c) if c is not None else None for c in row]]
+
+    def centre(line: list[Any]) -> float:
+        return sum((key(w)[0] + key(w)[1]) / 2 for w in line) / len(line)
+
+    def height(line: list[Any]) -> float:
+        return max(key(w)[1] for w in line) - min(key(w)[0] for w in line)
+
+    ref = split[0]
+    for s in split[1:]:
+        for a, b in zip(ref, s, strict=True):
+            if abs(centre(a) - centre(b)) > 0.5 * max(height(a), height(b), 1.0):
+                return [[list(c) if c is not None else None for c in row]]
+    numeric = sum(
+        all(_NUMBER_CELL.match(" ".join(key(w)[2] for w in line)) for line in s) for s in split
+    )
+    if numeric < 2 or numeric < 0.5 * len(cells):
+        return [[list(c) if c is not None else None for c in row]]
+    lines_of = iter(split)
+    per_cell = [next(lines_of) if c else None for c in row]
+    out: list[list[list[Any] | None]] = []
+    for i in range(k):
+        new: list[list[Any] | None] = []
+        for c, lines in zip(row, per_cell, strict=True):
+            if c is None:
+                new.append(None)
+            else:
+                new.append(lines[i] if lines is not None else [])
+        out.append(new)
+    return out
+
+
+def open_sides(
+    rules: Iterable[tuple[float, float, float]], word_boxes: Iterable[Box]
+) -> list[tuple[float, float, float]]:
+    """Vertical lines ``(x, top, bottom)`` closing the open sides of column-ruled tables.
+
+    Statistical tables often rule only between column groups: the stub
+    column on the left (row labels) and the last group on the right have no
+    outer rule, so a strategy that takes columns from drawn lines cuts them
+    off (ICDAR-2013 ``us-001``). ``rules`` are vertical strokes ``(x, top,
+    bottom)``; strokes overlapping in height form one band, and a band with
+    at least two distinct rules is a table's column rules. Beyond its
+    outermost rules the band's words extend the table as long as they follow
+    each other without a gap wider than three word heights (the gutter to
+    another text column is wider than that); a line is returned just outside
+    the last such word on each side that has any.
+    """
+    bands: list[list[float]] = []  # [top, bottom, x, x, ...]
+    for x, top, bottom in sorted((r for r in rules if r[2] - r[1] > 5), key=lambda r: r[1]):
+        if bands and top <= bands[-1][1] + 2:
+            bands[-1][1] = max(bands[-1][1], bottom)
+            bands[-1].append(x)
+        else:
+            bands.append([top, bottom, x])
+    boxes = list(word_boxes)
+    out: list[tuple[float, float, float]] = []
+    for top, bottom, *xs in bands:
+        if len({round(x) for x in xs}) < 2:
+            continue
+        inside = [w for w in boxes if top <= (w[1] + w[3]) / 2 <= bottom]
+        if not inside:
+            continue
+        heights = sorted(w[3] - w[1] for w in inside)
+        gap = 3 * heights[len(heights) // 2]
+        left, right = min(xs), max(xs)
+        lo = left
+        # Only words wholly outside the rules: one overhanging a rule is not a column.
+        for w in sorted((w for w in inside if w[2] < left - 1), key=lambda w: -w[2]):
+            if w[2] < lo - gap:
+                break
+            lo = min(lo, w[0])
+        hi = right
+        for w in sorted((w for w in inside if w[0] > right + 1), key=lambda w: w[0]):
+            if w[0] > hi + gap:
+                break
+            hi = max(hi, w[2])
+        if lo < left:
+            out.append((lo - 1, top, bottom))
+        if hi > right:
+            out.append((hi + 1, top, bottom))
+    return out
