@@ -14,15 +14,13 @@ ICDAR page-base caveat of SCHEMAS.md does not matter.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import time
 from pathlib import Path
 
-from lxml import etree
-
 import docparse
 from align.metrics.tables import cell_f1
+from align.readers.tables import read_gold_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "csv_tables"
@@ -32,21 +30,7 @@ Rows = list[list[str]]
 
 def expected_tables(folder: Path) -> list[tuple[str, Rows]]:
     """(name, rows) of each expected table in a csv_tables folder."""
-    out: list[tuple[str, Rows]] = []
-    for c in sorted(folder.glob("*.csv")):
-        with c.open(encoding="utf-8", newline="") as fh:
-            out.append((c.name, [list(r) for r in csv.reader(fh)]))
-    for x in sorted(folder.glob("*-str.xml")):
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-        root = etree.parse(str(x), parser).getroot()
-        for table in root.iter("table"):
-            for region in table.iter("region"):
-                cells = [
-                    [" ".join("".join(cell.findtext("content") or "").split())]
-                    for cell in region.iter("cell")
-                ]
-                out.append((f"{x.name}#t{table.get('id')}p{region.get('page')}", cells))
-    return out
+    return [(t.name, [list(r) for r in t.rows]) for t in read_gold_tables(folder)]
 
 
 def best_f1(doc: docparse.Document, rows: Rows) -> tuple[float, int | None]:
