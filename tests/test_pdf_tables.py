@@ -17,6 +17,7 @@ from align.metrics.tables import cell_f1
 from align.readers.tables import GoldTable, read_gold_tables, read_icdar2013
 from docparse.backends.layout import merge_continuation_rows
 from docparse.backends.tables import (
+    banded_regions,
     is_data_row,
     open_sides,
     prefer_fuller_grids,
@@ -164,3 +165,38 @@ def test_background_fills_do_not_cut_phantom_columns(backend: str) -> None:
     # Four real columns (substance + air, water, land); the fills used to add eight more.
     assert all(max(len(r) for r in t.rows) == 4 for t in tables)
     assert ("", "to air kg/year", "to water kg/year", "to land kg/year") in tables[0].rows
+
+
+def test_banded_regions_join_stacked_strips_with_their_header() -> None:
+    strips = [(50.0, 113.0, 540.0, 123.0), (50.0, 131.0, 540.0, 141.0), (50.0, 149.0, 540.0, 159.0)]
+    lines = [
+        ((50.0, 70.0, 360.0, 79.0), "A summary of the obligations follows:"),
+        ((380.0, 89.0, 450.0, 96.5), "Payments due by year"),
+        ((50.0, 105.0, 540.0, 112.5), "(Millions) Total 2019 2020"),
+        ((50.0, 160.0, 540.0, 168.0), "Total 22,177 2,838 2,117"),
+        ((50.0, 172.0, 540.0, 180.0), "Long-term debt payments due in 2019 and 2020 include notes"),
+    ]
+    regions = banded_regions(strips, lines)
+    assert len(regions) == 1
+    (_, top, _, bottom), replaced = regions[0]
+    assert replaced == [0, 1, 2]
+    # Header lines up to the sentence above; the numeric row below, not the note.
+    assert top == pytest.approx(88.0) and bottom == pytest.approx(169.0)
+    # A lone strip, or strips of different widths, are not a banded table.
+    assert banded_regions(strips[:1], lines) == []
+    assert banded_regions([strips[0], (80.0, 131.0, 300.0, 141.0)], lines) == []
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_zebra_striped_table_is_one_table(backend: str) -> None:
+    doc = docparse.parse(FIXTURES / "3M_2018_10K-p50" / "3M_2018_10K-p50.pdf", backend=backend)
+    tables = [u.table for u in doc.units if u.table is not None]
+    assert len(tables) == 1
+    rows = [[c for c in r if c] for r in tables[0].rows]
+    # The unshaded rows between the shaded strips are in the table too.
+    interest = ["Interest on long-term debt", "4,281", "335", "331", "321", "280", "264", "2,750"]
+    assert interest in rows
+    assert ["Capital leases (Note 16)", "104", "18", "16", "14", "12", "12", "32"] in rows
+    assert ["(Millions)", "Total", "2019", "2020", "2021", "2022", "2023", "2023"] in rows
+    # The note under the table stays text.
+    assert any(u.text.startswith("Long-term debt payments due") for u in doc.units)

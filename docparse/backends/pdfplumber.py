@@ -30,6 +30,7 @@ from docparse.backends.base import (
 )
 from docparse.backends.tables import (
     TABLE_MARGIN,
+    banded_regions,
     column_edges,
     grid_fill,
     is_rule,
@@ -276,16 +277,53 @@ def table_regions(
 ) -> tuple[TableRegion, ...]:
     """Tables of a pdfplumber page with the configured strategy.
 
-    Booktabs-style tables (horizontal rules only) come on top, from
-    :func:`ruled_off_tables`, where no other table overlaps them.
+    Zebra-striped tables found strip by strip are read again as one table
+    (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
+    (horizontal rules only) come on top, from :func:`ruled_off_tables`, where
+    no other table overlaps them.
     """
     found = list(_strategy_regions(page, config, words))
     if config.table_strategy == "text":
         return tuple(found)
+    found = _join_bands(page, config, found, words)
     for t in ruled_off_tables(page, config, words):
         if not any(_overlaps(t.bbox, f.bbox) for f in found):
             found.append(t)
     return tuple(found)
+
+
+def _text_lines(words: list[Mapping[str, Any]]) -> list[tuple[tuple[float, ...], str]]:
+    return [
+        ((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text)
+        for ln in lines_from_words(words)
+    ]
+
+
+def _join_bands(
+    page: Any, config: PdfplumberConfig, found: list[TableRegion], words: list[Mapping[str, Any]]
+) -> list[TableRegion]:
+    regions = banded_regions([_box(t) for t in found], _text_lines(words))
+    if not regions:
+        return found
+    drop: set[int] = set()
+    joined: list[TableRegion] = []
+    fills = [r for r in page.rects if r.get("fill")]
+    for clip, strips in regions:
+        # The shading is drawn cell by cell: its edges are the author's columns.
+        columns = sorted(
+            {
+                round(float(r[x]), 1)
+                for r in fills
+                if clip[1] <= r["top"] and r["bottom"] <= clip[3]
+                for x in ("x0", "x1")
+            }
+        )
+        grids = _region_tables(page, config, clip, words, columns)
+        if grids:
+            joined.extend(grids)
+            drop.update(strips)
+    kept = [t for i, t in enumerate(found) if i not in drop]
+    return sorted(kept + joined, key=lambda t: (t.bbox.y0, t.bbox.x0))
 
 
 def _overlaps(a: BBox, b: BBox) -> bool:
@@ -297,8 +335,7 @@ def ruled_off_tables(
 ) -> list[TableRegion]:
     """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
 
-    Inside each region the text strategy finds columns from the word gaps;
-    the result is kept only if it has two columns of short cells.
+    Each region is read by :func:`_region_tables`.
     """
     rules = [
         (float(o["x0"]), float(o["top"] + o["bottom"]) / 2, float(o["x1"]))
@@ -307,25 +344,51 @@ def ruled_off_tables(
     ]
     if len(rules) < 2:
         return []
-    lines = [
-        ((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text)
-        for ln in lines_from_words(words)
-    ]
-    boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     out: list[TableRegion] = []
+    for clip in rule_bounded_regions(rules, _text_lines(words), float(page.height)):
+        out.extend(_region_tables(page, config, clip, words))
+    return out
+
+
+def _region_tables(
+    page: Any,
+    config: PdfplumberConfig,
+    clip: tuple[float, float, float, float],
+    words: list[Mapping[str, Any]],
+    columns: list[float] | None = None,
+) -> list[TableRegion]:
+    """The table in a region known to hold one, rows from text lines.
+
+    With drawn ``columns`` (x positions), those are the columns. Otherwise
+    the text strategy finds columns from the word alignments and the
+    explicit strategy from the word gaps no line covers
+    (:func:`column_edges`), and the grid with fewer empty cells wins (split
+    cells leave holes). A grid is kept only if it has two columns of short
+    cells.
+    """
+    area = page.crop(clip, relative=False, strict=False)
     text = _settings(config, _TEXT)
     text.update(min_words_vertical=2, min_words_horizontal=1)
-    for clip in rule_bounded_regions(rules, lines, float(page.height)):
-        area = page.crop(clip, relative=False, strict=False)
-        choices = [_clip_regions(area, text, words)]
-        edges = column_edges(boxes, clip)
-        if len(edges) >= 3:
-            explicit = dict(text, vertical_strategy="explicit", explicit_vertical_lines=edges)
-            choices.append(_clip_regions(area, explicit, words))
-        # Word gaps shared by all lines, or the text strategy's alignment
-        # edges, whichever leaves fewer empty cells (split cells leave holes).
-        out.extend(max(choices, key=lambda c: grid_fill((t.bbox, t.rows) for t in c)))
-    return out
+    boxes = [
+        (w["x0"], w["top"], w["x1"], w["bottom"])
+        for w in words
+        if clip[1] <= (w["top"] + w["bottom"]) / 2 <= clip[3]
+    ]
+    if columns and boxes:
+        # Outer lines just outside the words: rows found from text end at the
+        # words, and a column line beyond them would meet no row edge.
+        lo = min(b[0] for b in boxes) - 1
+        hi = max(b[2] for b in boxes) + 1
+        columns = [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
+        if len(columns) >= 3:
+            explicit = dict(text, vertical_strategy="explicit", explicit_vertical_lines=columns)
+            return _clip_regions(area, explicit, words)
+    choices = [_clip_regions(area, text, words)]
+    edges = column_edges(boxes, clip)
+    if len(edges) >= 3:
+        explicit = dict(text, vertical_strategy="explicit", explicit_vertical_lines=edges)
+        choices.append(_clip_regions(area, explicit, words))
+    return max(choices, key=lambda c: grid_fill((t.bbox, t.rows) for t in c))
 
 
 def _clip_regions(

@@ -28,6 +28,7 @@ from docparse.backends.base import (
 )
 from docparse.backends.tables import (
     TABLE_MARGIN,
+    banded_regions,
     column_edges,
     grid_fill,
     is_rule,
@@ -145,16 +146,44 @@ Grid = tuple[Any, list[list[str]]]
 def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     """Cell grids of the tables on ``page`` with the configured strategy.
 
-    Booktabs-style tables (horizontal rules only) come on top, from
-    :func:`ruled_off_tables`, where no other table overlaps them.
+    Zebra-striped tables found strip by strip are read again as one table
+    (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
+    (horizontal rules only) come on top, from :func:`ruled_off_tables`, where
+    no other table overlaps them.
     """
     found = _strategy_tables(page, config, words)
     if config.table_strategy == "text":
         return found
+    found = _join_bands(page, found, words)
     for g in ruled_off_tables(page, config, words):
         if not any(_overlaps(g[0], f[0]) for f in found):
             found.append(g)
     return found
+
+
+def _join_bands(page: Any, found: list[Grid], words: list[Any]) -> list[Grid]:
+    regions = banded_regions([g[0] for g in found], _text_lines(words))
+    if not regions:
+        return found
+    drop: set[int] = set()
+    joined: list[Grid] = []
+    fills = [d["rect"] for d in page.get_drawings() if d.get("fill") is not None]
+    for clip, strips in regions:
+        # The shading is drawn cell by cell: its edges are the author's columns.
+        columns = sorted(
+            {
+                round(float(x), 1)
+                for r in fills
+                if clip[1] <= r.y0 and r.y1 <= clip[3]
+                for x in (r.x0, r.x1)
+            }
+        )
+        grids = _region_grids(page, clip, words, columns)
+        if grids:
+            joined.extend(grids)
+            drop.update(strips)
+    kept = [g for i, g in enumerate(found) if i not in drop]
+    return sorted(kept + joined, key=lambda g: (g[0][1], g[0][0]))
 
 
 def _overlaps(a: Any, b: Any) -> bool:
@@ -176,8 +205,7 @@ def _text_lines(words: list[Any]) -> list[tuple[tuple[float, ...], str]]:
 def ruled_off_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
 
-    Inside each region the text strategy finds columns from the word gaps;
-    the result is kept only if it has two columns of short cells.
+    Each region is read by :func:`_region_grids`.
     """
     rules = []
     for d in page.get_drawings():
@@ -189,21 +217,55 @@ def ruled_off_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list
     regions = rule_bounded_regions(rules, _text_lines(words), float(page.rect.height))
     grids: list[Grid] = []
     for clip in regions:
-        text = {"strategy": "text", "min_words_vertical": 2, "min_words_horizontal": 1}
-        choices = [_clip_grids(page, clip, words, text)]
-        edges = column_edges(words, clip)
-        if len(edges) >= 3:
-            explicit = {
-                "vertical_strategy": "explicit",
-                "vertical_lines": edges,
-                "horizontal_strategy": "text",
-                "min_words_horizontal": 1,
-            }
-            choices.append(_clip_grids(page, clip, words, explicit))
-        # Word gaps shared by all lines, or the text strategy's alignment
-        # edges, whichever leaves fewer empty cells (split cells leave holes).
-        grids.extend(max(choices, key=grid_fill))
+        grids.extend(_region_grids(page, clip, words))
     return grids
+
+
+def _region_grids(
+    page: Any, clip: Any, words: list[Any], columns: list[float] | None = None
+) -> list[Grid]:
+    """The table in a region known to hold one, rows from text lines.
+
+    With drawn ``columns`` (x positions), those are the columns. Otherwise
+    the text strategy finds columns from the word alignments and the
+    explicit strategy from the word gaps no line covers
+    (:func:`column_edges`), and the grid with fewer empty cells wins (split
+    cells leave holes). A grid is kept only if it has two columns of short
+    cells.
+    """
+    # The region's top and bottom as rows' edges: a header line set apart
+    # from the rest would otherwise fall outside the text strategy's rows.
+    bounds = {"horizontal_lines": [clip[1] + 0.5, clip[3] - 0.5]}
+    if columns:
+        # Outer lines just outside the words: rows found from text end at the
+        # words, and a column line beyond them would meet no row edge.
+        xs = [(w[0], w[2]) for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3]]
+        if xs:
+            lo = min(x for x, _ in xs) - 1
+            hi = max(x for _, x in xs) + 1
+            columns = [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
+    if columns and len(columns) >= 3:
+        explicit = {
+            "vertical_strategy": "explicit",
+            "vertical_lines": columns,
+            "horizontal_strategy": "text",
+            "min_words_horizontal": 1,
+            **bounds,
+        }
+        return _clip_grids(page, clip, words, explicit)
+    text = {"strategy": "text", "min_words_vertical": 2, "min_words_horizontal": 1, **bounds}
+    choices = [_clip_grids(page, clip, words, text)]
+    edges = column_edges(words, clip)
+    if len(edges) >= 3:
+        explicit = {
+            "vertical_strategy": "explicit",
+            "vertical_lines": edges,
+            "horizontal_strategy": "text",
+            "min_words_horizontal": 1,
+            **bounds,
+        }
+        choices.append(_clip_grids(page, clip, words, explicit))
+    return max(choices, key=grid_fill)
 
 
 def _clip_grids(page: Any, clip: Any, words: list[Any], settings: dict[str, Any]) -> list[Grid]:

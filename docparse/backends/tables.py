@@ -49,8 +49,7 @@ def is_data_row(row: Sequence[str]) -> bool:
     """
     filled = [c for c in row if c.strip()]
     values = sum(
-        (bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c))
-        for c in filled
+        (bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c)) for c in filled
     )
     return bool(filled) and values >= 0.5 * len(filled)
 
@@ -415,4 +414,60 @@ def open_sides(
             out.append((lo - 1, top, bottom))
         if hi > right:
             out.append((hi + 1, top, bottom))
+    return out
+
+
+def banded_regions(
+    grids: Sequence[Box],
+    lines: Sequence[tuple[Sequence[float], str]],
+) -> list[tuple[tuple[float, float, float, float], list[int]]]:
+    """Regions of zebra-striped tables that a ruled strategy found as separate strips.
+
+    Annual reports shade every other row of a table and draw no other
+    lines: a ruled strategy then sees each shaded row as a one-row table and
+    loses the unshaded rows between them (3M's 10-K). ``grids`` are the
+    bounding boxes found; ``lines`` the page's text lines ``(bbox, text)``.
+    Two or more strips of the same horizontal extent (within 3 points),
+    stacked with gaps under twice a strip's height, are one table. The region
+    grows over the text lines directly above it that read as column headers
+    (at most 8 words, no sentence end) and the lines directly below it whose
+    words are at least 30% numbers (a last unshaded row, not a note).
+    Returns ``(region, indices of the strips it replaces)``.
+    """
+    strips = sorted((i for i, b in enumerate(grids) if b[3] - b[1] < 40), key=lambda i: grids[i][1])
+    groups: list[list[int]] = []
+    for i in strips:
+        b = grids[i]
+        for g in groups:
+            last = grids[g[-1]]
+            same_width = abs(last[0] - b[0]) <= 3 and abs(last[2] - b[2]) <= 3
+            if same_width and 0 <= b[1] - last[3] <= 2 * (last[3] - last[1]) + 1:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    out: list[tuple[tuple[float, float, float, float], list[int]]] = []
+    for g in groups:
+        if len(g) < 2:
+            continue
+        x0 = min(grids[i][0] for i in g)
+        x1 = max(grids[i][2] for i in g)
+        top = grids[g[0]][1]
+        bottom = grids[g[-1]][3]
+        pitch = max(grids[i][3] - grids[i][1] for i in g)
+        inside = sorted(
+            (ln for ln in lines if ln[0][0] >= x0 - 6 and ln[0][2] <= x1 + 6),
+            key=lambda ln: ln[0][1],
+        )
+        for box, text in reversed([ln for ln in inside if ln[0][3] <= top + 1]):
+            if top - box[3] > 1.5 * pitch or len(text.split()) > 8 or text.rstrip()[-1:] in ".:;":
+                break
+            top = box[1]
+        for box, text in (ln for ln in inside if ln[0][1] >= bottom - 1):
+            tokens = text.split()
+            values = sum(bool(_NUMERIC.search(t)) for t in tokens)
+            if box[1] - bottom > 1.5 * pitch or values < 0.3 * len(tokens):
+                break
+            bottom = box[3]
+        out.append(((x0 - 1, top - 1, x1 + 1, bottom + 1), g))
     return out
