@@ -19,6 +19,7 @@ from align.readers import (
     read_qa,
     read_qasper,
 )
+from align.readers.pdfqa import read_pdfqa_sources
 from align.readers.qasper import strip_placeholders
 from docparse.errors import ConfigError, ParseError
 
@@ -170,6 +171,21 @@ def test_generic_errors(tmp_path: Path) -> None:
     bad_json.write_text("[1, 2]")
     with pytest.raises(ParseError, match="doc_name"):
         read_qasper(bad_json)
+
+
+def test_csv_readers_share_limits_and_errors(tmp_path: Path) -> None:
+    # One passage longer than the csv module's default 128 KiB field limit.
+    long_text = "word " * 40_000
+    ok = tmp_path / "long.csv"
+    with ok.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows([["source_identifier", "content"], ["Source_1", long_text]])
+    assert read_pdfqa_sources(ok)["Source_1"]["content"] == long_text
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes("Document,Question,Relevant\nr\xe9sum\xe9,q,a\n".encode("latin-1"))
+    with pytest.raises(ParseError, match="cannot read CSV"):
+        read_climretrieve(bad)
+    with pytest.raises(ParseError, match="cannot read sources CSV"):
+        read_pdfqa_sources(bad)
 
 
 @pytest.mark.parametrize(
