@@ -401,6 +401,32 @@ def test_structured_abstract_and_floats_group(tmp_path: Path) -> None:
     ]
 
 
+def test_float_cited_inside_a_placed_float_goes_with_it(tmp_path: Path) -> None:
+    # The paragraph cites the box, then the table; the box's own paragraph cites the
+    # table too, so the table is placed there (inside the box) and only once.
+    body = (
+        "<sec><title>A</title><p>See <xref ref-type='boxed-text' rid='B1'>Box 1</xref> and "
+        "<xref ref-type='table' rid='T1'>Table 1</xref>.</p><p>Last.</p></sec>"
+    )
+    floats = (
+        "<floats-group><table-wrap id='T1'><caption><p>Tab.</p></caption>"
+        "<table><tr><td>x</td></tr></table></table-wrap>"
+        "<boxed-text id='B1'><caption><title>Box 1</title></caption><p>Inside cites "
+        "<xref ref-type='table' rid='T1'>Table 1</xref>.</p></boxed-text></floats-group>"
+    )
+    doc = parse(write(tmp_path, article(body).replace("<back></back>", floats)))
+    assert [(u.kind, u.section, u.text) for u in doc.units] == [
+        ("title", (), "T"),
+        ("heading", ("A",), "A"),
+        ("paragraph", ("A",), "See Box 1 and Table 1."),
+        ("heading", ("A", "Box 1"), "Box 1"),
+        ("paragraph", ("A", "Box 1"), "Inside cites Table 1."),
+        ("table", ("A", "Box 1"), "x"),
+        ("caption", ("A", "Box 1"), "Tab."),
+        ("paragraph", ("A",), "Last."),
+    ]
+
+
 ELIFE_LIKE = """<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving DTD v1.1//EN"
  "JATS-archivearticle1.dtd">
 <article xmlns:xlink="http://www.w3.org/1999/xlink"
