@@ -12,6 +12,7 @@ from typing import Any
 import pymupdf
 import pytest
 from doc_invariants import check_invariants
+from doc_summaries import pdf_summary
 
 import docparse
 from align.metrics.tables import cell_f1
@@ -39,29 +40,8 @@ def pmlr_doc() -> Document:
     return docparse.parse(PMLR, backend=BACKEND)
 
 
-def summary(doc: Document) -> dict[str, Any]:
-    kinds: dict[str, int] = {}
-    for u in doc.units:
-        kinds[u.kind] = kinds.get(u.kind, 0) + 1
-    return {
-        "backend": doc.backend,
-        "n_pages": doc.n_pages,
-        "title": doc.title,
-        "kinds": kinds,
-        "n_words": doc.n_words,
-        "headings": [u.text for u in doc.units if u.kind == "heading"],
-        "furniture": sorted({u.text for u in doc.units if u.kind == "furniture"}),
-        "tables": [[len(u.table.rows), u.table.n_cols] for u in doc.units if u.table],
-        "captions": [u.text[:40] for u in doc.units if u.kind == "caption"],
-        "sections_of_first_paragraphs": [
-            list(u.section) for u in doc.units if u.kind == "paragraph"
-        ][:8],
-    }
-
-
 def test_pmlr_golden_summary(pmlr_doc: Document, golden: Callable[[str, Any], None]) -> None:
-    doc = pmlr_doc
-    golden("pdf_pymupdf_pmlr_sample", summary(doc))
+    golden("pdf_pymupdf_pmlr_sample", pdf_summary(pmlr_doc))
 
 
 def test_pmlr_invariants_round_trip_and_stable_ids(fixtures_dir: Path, pmlr_doc: Document) -> None:
