@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import docparse
+from align.metrics.tables import cell_f1
 from docparse.backends.base import (
     Block,
     Line,
@@ -257,6 +259,20 @@ def test_wrapped_cells_are_folded_back() -> None:
     # A capitalised lone cell (a section row) is left alone.
     assert merged[-1] == ("Metals:", "")
     assert len(merged) == 4
+
+
+# ------------------------------------------------------------------ tables against oracles
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+@pytest.mark.parametrize("folder", ["frx_2012_disclosure", "us-020"])
+def test_table_cell_f1_against_tabula_csv(fixtures_dir: Path, folder: str, backend: str) -> None:
+    base = fixtures_dir / "pdf" / folder
+    with (base / f"{folder}.csv").open(encoding="utf-8", newline="") as fh:
+        expected = list(csv.reader(fh))
+    doc = docparse.parse(base / f"{folder}.pdf", backend=backend)
+    best = max((cell_f1(expected, u.table) for u in doc.units if u.table), default=0.0)
+    assert best >= 0.9
 
 
 # ------------------------------------------------------------------ shared corpus

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import re
 import warnings
 from collections.abc import Callable
@@ -112,16 +111,6 @@ def test_tables_off_keeps_table_text_as_paragraphs(fixtures_dir: Path) -> None:
     assert "AALAEI" in " ".join(u.text for u in off.units)
     # Text inside a table region is not repeated as a paragraph.
     assert not any("AALAEI" in u.text for u in on.units if u.kind != "table")
-
-
-@pytest.mark.parametrize("folder", ["frx_2012_disclosure", "us-020"])
-def test_table_cell_f1_against_tabula_csv(fixtures_dir: Path, folder: str) -> None:
-    base = fixtures_dir / "pdf" / folder
-    with (base / f"{folder}.csv").open(encoding="utf-8", newline="") as fh:
-        expected = list(csv.reader(fh))
-    doc = docparse.parse(base / f"{folder}.pdf", backend=BACKEND)
-    best = max((cell_f1(expected, u.table) for u in doc.units if u.table), default=0.0)
-    assert best >= 0.9
 
 
 # ----------------------------------------------------------------- generated PDFs
