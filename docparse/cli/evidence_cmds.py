@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from docparse.errors import DocparseError
+from docparse.cli.common import exit_on_error
 
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
@@ -87,10 +87,8 @@ def evidence_cmd(
     from align.evidence import evidence_report, evidence_summary
     from align.readers import read_qa
 
-    try:
+    with exit_on_error():
         records = read_qa(qa_file, qa_format)
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     if only_docs:
         wanted = set(only_docs)
         records = [r for r in records if r.doc in wanted]
