@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from align.readers import (
+    QA_FORMATS,
     QARecord,
     detect_qa_format,
     read_climretrieve,
@@ -209,6 +210,12 @@ def test_read_qa_detects_the_format(fixtures_dir: Path, rel: str, fmt: str) -> N
 def test_read_qa_unknown_format(fixtures_dir: Path) -> None:
     with pytest.raises(ConfigError):
         read_qa(fixtures_dir / FB, "squad")
+
+
+def test_evidence_command_offers_every_qa_format() -> None:
+    from docparse.cli.evidence_cmds import _QA_FORMATS
+
+    assert tuple(QA_FORMATS) == _QA_FORMATS
 
 
 def test_evidence_command(fixtures_dir: Path, tmp_path: Path) -> None:

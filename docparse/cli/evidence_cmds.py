@@ -14,6 +14,8 @@ from docparse.cli.common import exit_on_error
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
 
+# The names of align.readers.QA_FORMATS, repeated so that starting the CLI does not
+# import align (a third of a second); test_readers checks that the two agree.
 _QA_FORMATS = (
     "financebench",
     "qasper",
