@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import importlib
+import inspect
 import re
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from docparse.backends.base import (
     Block,
     Line,
     PageContent,
+    PdfBackend,
     PdfConfig,
     TableRegion,
     TextSpan,
@@ -28,6 +31,7 @@ from docparse.backends.base import (
 from docparse.backends.layout import join_lines, merge_continuation_rows, vocabulary
 from docparse.builder import build_document
 from docparse.model import BBox
+from docparse.registry import _BUILTIN, PDF_BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
 PMLR = ROOT / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
@@ -259,6 +263,22 @@ def test_wrapped_cells_are_folded_back() -> None:
     # A capitalised lone cell (a section row) is left alone.
     assert merged[-1] == ("Metals:", "")
     assert len(merged) == 4
+
+
+# ------------------------------------------------------------------ backends
+
+
+def test_a_backend_must_stream_pages() -> None:
+    class NoPages(PdfBackend):
+        name = "no-pages"
+
+    with pytest.raises(TypeError, match="iter_pages"):
+        NoPages()  # type: ignore[abstract]
+    # Every built-in backend implements the page stream (instantiable, not abstract).
+    for name in PDF_BACKENDS:
+        module, attr = _BUILTIN[name].split(":")
+        backend = getattr(importlib.import_module(module), attr)
+        assert issubclass(backend, PdfBackend) and not inspect.isabstract(backend), name
 
 
 # ------------------------------------------------------------------ tables against oracles

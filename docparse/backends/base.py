@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import re
 import warnings
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -486,20 +487,21 @@ def no_text_layer(path: Path, pages: list[int], n_read: int) -> list[str]:
 # --------------------------------------------------------------------------- backend base
 
 
-class PdfBackend:
+class PdfBackend(ABC):
     """Base class of the PDF backends: preflight, page stream, assembly, build.
 
     Subclasses set ``name`` and ``config_class`` and implement
-    :meth:`iter_pages`, yielding one :class:`PageContent` per page of
-    ``info.page_indices`` and releasing the library's page objects as they go.
+    :meth:`iter_pages`; a subclass without it cannot be instantiated.
     """
 
     name: ClassVar[str] = "pdf"
     format: ClassVar[Format] = "pdf"
     config_class: ClassVar[type[Any]] = PdfConfig
 
+    @abstractmethod
     def iter_pages(self, path: Path, config: Any, info: PdfInfo) -> Iterator[PageContent]:
-        raise NotImplementedError
+        """One :class:`PageContent` per page of ``info.page_indices``, in order,
+        releasing the library's page objects as it goes."""
 
     def parse(self, path: Path, config: Any) -> Document:
         """Parse ``path`` into a document (see the module docstring)."""
