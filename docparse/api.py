@@ -17,6 +17,7 @@ from docparse.errors import (
     ParseTimeoutError,
     UnknownParserError,
     UnsupportedFormatError,
+    cause_text,
 )
 from docparse.model import FORMATS, Document, Format
 from docparse.registry import DEFAULT_PDF_BACKEND, PDF_BACKENDS, get_parser
@@ -111,5 +112,7 @@ def parse(
         # A library failing on malformed input must not escape as a raw
         # IndexError or KeyError: batch callers rely on DocparseError.
         raise ParseError(
-            p, f"{parser.name} parser failed: {type(exc).__name__}: {exc}", cause=exc
+            p,
+            f"{parser.name} parser failed: {type(exc).__name__}: {cause_text(exc, p)}",
+            cause=exc,
         ) from exc

@@ -8,7 +8,7 @@ here, once, the same way for every format and backend.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +44,45 @@ class UnitDraft:
     table: Table | None = None
     annotations: tuple[Annotation, ...] = ()
     related: list[int] = field(default_factory=list)
+
+
+class DraftList:
+    """The drafts one parse emits, in reading order, and the links between them.
+
+    The index :meth:`add` returns is what :attr:`UnitDraft.related` holds, so
+    a parser can link a table to the caption and notes it writes after it.
+    """
+
+    def __init__(self) -> None:
+        self.drafts: list[UnitDraft] = []
+
+    def add(
+        self,
+        kind: UnitKind,
+        text: str,
+        raw: str,
+        section: tuple[str, ...],
+        *,
+        table: Table | None = None,
+        annotations: Iterable[Annotation] = (),
+    ) -> int:
+        """Append a draft and return its index."""
+        self.drafts.append(
+            UnitDraft(
+                kind=kind,
+                text=text,
+                raw=raw,
+                section=section,
+                table=table,
+                annotations=tuple(annotations),
+            )
+        )
+        return len(self.drafts) - 1
+
+    def link(self, a: int, b: int) -> None:
+        """Relate drafts ``a`` and ``b`` both ways (a table and its caption)."""
+        self.drafts[a].related.append(b)
+        self.drafts[b].related.append(a)
 
 
 def table_text(table: Table) -> str:

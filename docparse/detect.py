@@ -76,13 +76,13 @@ def detect_format(path: str | Path) -> Format:
     with open(p, "rb") as fh:
         head = fh.read(_HEAD_BYTES)
     if not head:
-        raise EmptyDocumentError(p, "is empty (0 bytes)")
+        raise EmptyDocumentError(p, f"{p} is empty (0 bytes)")
     by_ext = _EXTENSIONS.get(p.suffix.lower())
     by_content = sniff(head)
     if by_ext == "pdf":
         if by_content != "pdf":
             raise UnsupportedFormatError(
-                p, f"has a .pdf extension but is {_describe(head)}, not a PDF"
+                p, f"{p} has a .pdf extension but is {_describe(head)}, not a PDF"
             )
         return "pdf"
     if by_ext is not None:

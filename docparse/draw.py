@@ -97,7 +97,7 @@ def draw_document(
     written: list[Path] = []
     try:
         if src.needs_pass and not src.authenticate(password or ""):
-            raise DocparseError(pdf_path, "is encrypted; pass the password to draw it")
+            raise DocparseError(pdf_path, f"{pdf_path} is encrypted; pass the password to draw it")
         first, last = pages if pages is not None else (1, src.page_count)
         for number in range(first, min(last, src.page_count) + 1):
             png = out / f"{pdf_path.stem}-p{number:03d}-{doc.backend}.png"

@@ -3,6 +3,12 @@
 Every error for bad input is a :class:`DocparseError` carrying the offending
 ``path`` and, where there is one, the underlying ``cause``. Batch APIs catch
 ``DocparseError`` per document, record it, and go on.
+
+``str(error)`` names the file once. A message is either a sentence about the
+file that starts with its path (``x.pdf is encrypted; pass password=...``) or
+a fact about its content, which the path is put before (``x.json: invalid
+JSON ...``). A library's own error text goes in through :func:`cause_text`,
+which takes the file's path out of it.
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ from pathlib import Path
 class DocparseError(Exception):
     """Base class of every error docparse raises on purpose.
 
-    >>> err = DocparseError("x.pdf", "cannot be read")
-    >>> str(err)
-    'x.pdf: cannot be read'
+    >>> str(DocparseError("x.json", "invalid JSON"))
+    'x.json: invalid JSON'
+    >>> str(DocparseError("x.pdf", "x.pdf is empty (0 bytes)"))
+    'x.pdf is empty (0 bytes)'
     """
 
     def __init__(
@@ -34,7 +41,37 @@ class DocparseError(Exception):
             self.__cause__ = cause
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
+        if not self.path or _starts_with_file(self.message, self.path):
+            return self.message
+        return f"{self.path}: {self.message}"
+
+
+def _starts_with_file(message: str, path: str) -> bool:
+    """Whether ``message`` begins with the file's path or name, as a whole word."""
+    for name in (path, Path(path).name):
+        after = message[len(name) : len(name) + 1]
+        if name and message.startswith(name) and after in ("", " ", ":", ";", ","):
+            return True
+    return False
+
+
+def cause_text(exc: BaseException, path: str | Path) -> str:
+    """What a library says went wrong, for a message about ``path``, without ``path`` in it.
+
+    The error names the file already; an OSError gives its reason, any other
+    exception its text with the quoted path taken out (as MuPDF quotes it).
+
+    >>> cause_text(FileNotFoundError(2, "No such file or directory", "a/x.pdf"), "a/x.pdf")
+    'No such file or directory'
+    >>> cause_text(RuntimeError("Failed to open file 'a/x.pdf' as type pdf."), "a/x.pdf")
+    'Failed to open file as type pdf.'
+    """
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = str(exc)
+    for quoted in (f" '{path}'", f' "{path}"'):
+        text = text.replace(quoted, "")
+    return text
 
 
 class UnsupportedFormatError(DocparseError):

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal, cast, get_args
 
 SCHEMA_VERSION = "1.0"
 
 Format = Literal["pdf", "tex", "htm", "csv", "txt", "s2orc", "jats"]
-FORMATS: tuple[str, ...] = ("pdf", "tex", "htm", "csv", "txt", "s2orc", "jats")
+# Read off the Literal so that the type and the runtime list cannot drift apart.
+FORMATS: tuple[str, ...] = get_args(Format)
 
 UnitKind = Literal[
     "title",
@@ -38,20 +39,7 @@ UnitKind = Literal[
     "quote",
     "furniture",
 ]
-UNIT_KINDS: tuple[str, ...] = (
-    "title",
-    "abstract",
-    "heading",
-    "paragraph",
-    "list_item",
-    "table",
-    "caption",
-    "footnote",
-    "equation",
-    "code",
-    "quote",
-    "furniture",
-)
+UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 
 Modality = Literal["text", "table"]
 CoordOrigin = Literal["top-left", "bottom-left"]

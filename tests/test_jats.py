@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from doc_invariants import check_invariants
+from doc_summaries import twin_summary
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -25,7 +26,7 @@ from docparse.errors import (
     UnsafeInputError,
 )
 from docparse.formats.jats import JatsConfig, JatsParser, cells_to_table, safe_xml_parser
-from docparse.model import Document
+from docparse.model import Document, Table
 from docparse.text import clean_text
 
 PMC_IDS = ("PMC3166277", "PMC3460867", "PMC5828200", "PMC6398430")
@@ -73,33 +74,16 @@ def article(body: str = "", front: str = "", back: str = "") -> str:
 
 def summary(doc: Document) -> dict[str, Any]:
     """A compact, reviewable picture of a parse for golden files."""
-    return {
-        "title": doc.title,
-        "n_words": doc.n_words,
-        "n_tokens": doc.n_tokens,
-        "kinds": dict(sorted(Counter(u.kind for u in doc.units).items())),
-        "flags": list(doc.flags),
-        "units": [
-            [u.kind, " > ".join(u.section), u.text[:70], u.n_words, len(u.annotations)]
-            for u in doc.units
-        ],
-        "tables": [
-            {
-                "label": u.table.label,
-                "caption": u.table.caption,
-                "shape": [u.table.n_rows, u.table.n_cols],
-                "n_header_rows": u.table.n_header_rows,
-                "spans": [s.to_dict() for s in u.table.spans],
-                "first_rows": [list(r) for r in u.table.rows[:2]],
-                "footnotes": len(u.table.footnotes),
-                "related_kinds": sorted(doc.unit(r).kind for r in u.related),
-            }
-            for u in doc.units
-            if u.table is not None
-        ],
-        "n_references": len(doc.references),
-        "references_head": [r.to_dict() for r in doc.references[:3]],
-    }
+
+    def table_detail(table: Table) -> dict[str, Any]:
+        return {
+            "shape": [table.n_rows, table.n_cols],
+            "spans": [s.to_dict() for s in table.spans],
+            "first_rows": [list(r) for r in table.rows[:2]],
+            "footnotes": len(table.footnotes),
+        }
+
+    return {**twin_summary(doc, table_detail), "flags": list(doc.flags)}
 
 
 def own_text(el: Any) -> str:
@@ -398,6 +382,32 @@ def test_structured_abstract_and_floats_group(tmp_path: Path) -> None:
         ("caption", ("A",), "Tab."),
         ("paragraph", ("A",), "Last."),
         ("caption", (), "Unreferenced."),
+    ]
+
+
+def test_float_cited_inside_a_placed_float_goes_with_it(tmp_path: Path) -> None:
+    # The paragraph cites the box, then the table; the box's own paragraph cites the
+    # table too, so the table is placed there (inside the box) and only once.
+    body = (
+        "<sec><title>A</title><p>See <xref ref-type='boxed-text' rid='B1'>Box 1</xref> and "
+        "<xref ref-type='table' rid='T1'>Table 1</xref>.</p><p>Last.</p></sec>"
+    )
+    floats = (
+        "<floats-group><table-wrap id='T1'><caption><p>Tab.</p></caption>"
+        "<table><tr><td>x</td></tr></table></table-wrap>"
+        "<boxed-text id='B1'><caption><title>Box 1</title></caption><p>Inside cites "
+        "<xref ref-type='table' rid='T1'>Table 1</xref>.</p></boxed-text></floats-group>"
+    )
+    doc = parse(write(tmp_path, article(body).replace("<back></back>", floats)))
+    assert [(u.kind, u.section, u.text) for u in doc.units] == [
+        ("title", (), "T"),
+        ("heading", ("A",), "A"),
+        ("paragraph", ("A",), "See Box 1 and Table 1."),
+        ("heading", ("A", "Box 1"), "Box 1"),
+        ("paragraph", ("A", "Box 1"), "Inside cites Table 1."),
+        ("table", ("A", "Box 1"), "x"),
+        ("caption", ("A", "Box 1"), "Tab."),
+        ("paragraph", ("A",), "Last."),
     ]
 
 

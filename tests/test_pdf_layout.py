@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import importlib
+import inspect
 import re
 from pathlib import Path
 
@@ -10,10 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import docparse
+from align.metrics.tables import cell_f1
 from docparse.backends.base import (
     Block,
     Line,
     PageContent,
+    PdfBackend,
     PdfConfig,
     TableRegion,
     TextSpan,
@@ -28,6 +33,7 @@ from docparse.backends.tables import (
 )
 from docparse.builder import build_document
 from docparse.model import BBox
+from docparse.registry import _BUILTIN, PDF_BACKENDS
 
 ROOT = Path(__file__).resolve().parent.parent
 PMLR = ROOT / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
@@ -259,6 +265,36 @@ def test_wrapped_cells_are_folded_back() -> None:
     # A capitalised lone cell (a section row) is left alone.
     assert merged[-1] == ("Metals:", "")
     assert len(merged) == 4
+
+
+# ------------------------------------------------------------------ backends
+
+
+def test_a_backend_must_stream_pages() -> None:
+    class NoPages(PdfBackend):
+        name = "no-pages"
+
+    with pytest.raises(TypeError, match="iter_pages"):
+        NoPages()  # type: ignore[abstract]
+    # Every built-in backend implements the page stream (instantiable, not abstract).
+    for name in PDF_BACKENDS:
+        module, attr = _BUILTIN[name].split(":")
+        backend = getattr(importlib.import_module(module), attr)
+        assert issubclass(backend, PdfBackend) and not inspect.isabstract(backend), name
+
+
+# ------------------------------------------------------------------ tables against oracles
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+@pytest.mark.parametrize("folder", ["frx_2012_disclosure", "us-020"])
+def test_table_cell_f1_against_tabula_csv(fixtures_dir: Path, folder: str, backend: str) -> None:
+    base = fixtures_dir / "pdf" / folder
+    with (base / f"{folder}.csv").open(encoding="utf-8", newline="") as fh:
+        expected = list(csv.reader(fh))
+    doc = docparse.parse(base / f"{folder}.pdf", backend=backend)
+    best = max((cell_f1(expected, u.table) for u in doc.units if u.table), default=0.0)
+    assert best >= 0.9
 
 
 # ------------------------------------------------------------------ shared corpus

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from align.readers import (
+    QA_FORMATS,
     QARecord,
     detect_qa_format,
     read_climretrieve,
@@ -19,6 +20,7 @@ from align.readers import (
     read_qa,
     read_qasper,
 )
+from align.readers.pdfqa import read_pdfqa_sources
 from align.readers.qasper import strip_placeholders
 from docparse.errors import ConfigError, ParseError
 
@@ -172,6 +174,21 @@ def test_generic_errors(tmp_path: Path) -> None:
         read_qasper(bad_json)
 
 
+def test_csv_readers_share_limits_and_errors(tmp_path: Path) -> None:
+    # One passage longer than the csv module's default 128 KiB field limit.
+    long_text = "word " * 40_000
+    ok = tmp_path / "long.csv"
+    with ok.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows([["source_identifier", "content"], ["Source_1", long_text]])
+    assert read_pdfqa_sources(ok)["Source_1"]["content"] == long_text
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes("Document,Question,Relevant\nr\xe9sum\xe9,q,a\n".encode("latin-1"))
+    with pytest.raises(ParseError, match="cannot read CSV"):
+        read_climretrieve(bad)
+    with pytest.raises(ParseError, match="cannot read sources CSV"):
+        read_pdfqa_sources(bad)
+
+
 @pytest.mark.parametrize(
     ("rel", "fmt"),
     [
@@ -193,6 +210,12 @@ def test_read_qa_detects_the_format(fixtures_dir: Path, rel: str, fmt: str) -> N
 def test_read_qa_unknown_format(fixtures_dir: Path) -> None:
     with pytest.raises(ConfigError):
         read_qa(fixtures_dir / FB, "squad")
+
+
+def test_evidence_command_offers_every_qa_format() -> None:
+    from docparse.cli.evidence_cmds import _QA_FORMATS
+
+    assert tuple(QA_FORMATS) == _QA_FORMATS
 
 
 def test_evidence_command(fixtures_dir: Path, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from align.locate import ChunkLike
 from align.readers import Evidence, QARecord
 from align.retrieval import (
     BM25Retriever,
+    Retriever,
     TfidfRetriever,
     attribution,
     evaluate,
@@ -23,6 +24,7 @@ from align.retrieval import (
     paragraph_f1,
     recall_at_k,
 )
+from align.retrieval.retrievers import _Cached
 from docparse.builder import UnitDraft, build_document
 from docparse.errors import UnknownParserError
 
@@ -182,6 +184,17 @@ def test_retrievers_reindex_when_the_chunk_list_changes() -> None:
         assert r("biblatex", CHUNKS)[0] == "c3"
         other = [C("x", "nothing here"), C("y", "biblatex backend")]
         assert r("biblatex", other)[0] == "y"
+
+
+def test_cached_retrievers_must_build_and_rank() -> None:
+    class IndexOnly(_Cached):
+        def _build(self, texts: list[str]) -> list[str]:
+            return texts
+
+    with pytest.raises(TypeError, match="__call__"):
+        IndexOnly()  # type: ignore[abstract]
+    for r in (BM25Retriever(), TfidfRetriever()):
+        assert isinstance(r, Retriever)
 
 
 def test_unknown_retriever() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from doc_invariants import check_invariants
+from doc_summaries import twin_summary
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,29 +67,7 @@ def para(text: str, section: str = "", sec_num: str | None = None, **spans: Any)
 
 
 def summary(doc: Document) -> dict[str, Any]:
-    return {
-        "title": doc.title,
-        "n_words": doc.n_words,
-        "n_tokens": doc.n_tokens,
-        "kinds": dict(sorted(Counter(u.kind for u in doc.units).items())),
-        "units": [
-            [u.kind, " > ".join(u.section), u.text[:70], u.n_words, len(u.annotations)]
-            for u in doc.units
-        ],
-        "tables": [
-            {
-                "label": u.table.label,
-                "caption": u.table.caption,
-                "rows": [list(r) for r in u.table.rows[:3]],
-                "n_header_rows": u.table.n_header_rows,
-                "related_kinds": sorted(doc.unit(r).kind for r in u.related),
-            }
-            for u in doc.units
-            if u.table is not None
-        ],
-        "n_references": len(doc.references),
-        "references_head": [r.to_dict() for r in doc.references[:3]],
-    }
+    return twin_summary(doc, lambda table: {"rows": [list(r) for r in table.rows[:3]]})
 
 
 # --------------------------------------------------------------------------- real documents

@@ -90,3 +90,22 @@ def test_sample_command_is_reproducible(tmp_path: Path, docs: list[docparse.Docu
         main, ["sample", str(TEX), "-n", "2", "--target", "{bad", "-o", str(tmp_path / "x")]
     )
     assert res.exit_code != 0
+
+
+def test_commands_name_a_failing_file_and_go_on(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    res = CliRunner().invoke(main, ["stats", str(TEX), str(bad), "--json"])
+    assert res.exit_code == 1
+    assert json.loads(res.stdout)["documents"] == 1
+    assert res.stderr.startswith("error: ParseError: ") and str(bad) in res.stderr
+    out = tmp_path / "docs.jsonl"
+    res = CliRunner().invoke(main, ["parse", str(bad), str(TEX), "-o", str(out)])
+    assert res.exit_code == 1 and res.stderr.startswith("error: ParseError: ")
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["source_path"] for line in lines] == [str(TEX)]
+    # One file: the failure ends the command.
+    res = CliRunner().invoke(main, ["show", str(bad)])
+    assert res.exit_code == 1 and res.stderr.startswith("Error: ParseError: ")
+    res = CliRunner().invoke(main, ["chunk", str(bad)])
+    assert res.exit_code == 1 and res.stderr.startswith("Error: ParseError: ")

@@ -14,16 +14,16 @@ def ned(pairs: Iterable[tuple[str, str]]) -> float:
     Each pair is (reference, hypothesis); a pair's length is the longer of
     the two, so the result lies in [0, 1]. No pairs (or only empty ones) give 0.
     """
-    edits = 0
-    length = 0
-    for ref, hyp in pairs:
-        edits += Levenshtein.distance(ref, hyp)
-        length += max(len(ref), len(hyp))
-    return edits / length if length else 0.0
+    return _ned(pairs)
 
 
 def word_ned(pairs: Iterable[tuple[Sequence[Hashable], Sequence[Hashable]]]) -> float:
     """:func:`ned` over word sequences instead of characters."""
+    return _ned(pairs)
+
+
+def _ned(pairs: Iterable[tuple[Sequence[Hashable], Sequence[Hashable]]]) -> float:
+    # Levenshtein compares any sequences of hashables: a string is one of characters.
     edits = 0
     length = 0
     for ref, hyp in pairs:

@@ -7,7 +7,9 @@ gives it (text or markup, optional 1-based page, text or table).
 
 from __future__ import annotations
 
+import csv
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,15 @@ from align.locate import EvidenceKind
 from align.normalize import Markup
 from docparse.errors import ParseError
 
-__all__ = ["Evidence", "EvidenceKind", "QARecord", "dedupe", "read_json", "read_jsonl"]
+__all__ = [
+    "Evidence",
+    "EvidenceKind",
+    "QARecord",
+    "dedupe",
+    "read_csv_rows",
+    "read_json",
+    "read_jsonl",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +129,22 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
             raise ParseError(p, f"line {n} is not a JSON object")
         out.append(obj)
     return out
+
+
+def read_csv_rows(path: str | Path, what: str = "CSV") -> list[dict[str, str]]:
+    """Rows of a UTF-8 CSV file as dicts keyed by its header.
+
+    :class:`~docparse.errors.ParseError` says it ``cannot read <what>``
+    (``"CSV"``, ``"sources CSV"``) when the file is not UTF-8 or not CSV.
+    """
+    p = Path(path)
+    # Evidence passages can be longer than the csv module's default field limit (128 KiB).
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+    try:
+        with p.open(encoding="utf-8", newline="") as fh:
+            return list(csv.DictReader(fh))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ParseError(p, f"cannot read {what}: {exc}", cause=exc) from exc
 
 
 def dedupe(items: list[Evidence]) -> tuple[Evidence, ...]:

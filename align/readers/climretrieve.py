@@ -13,11 +13,9 @@ CostCo) but a printed page number for others (Rio Tinto: Page 29 is PDF page
 
 from __future__ import annotations
 
-import csv
-import sys
 from pathlib import Path
 
-from align.readers.base import Evidence, EvidenceKind, QARecord, dedupe
+from align.readers.base import Evidence, EvidenceKind, QARecord, dedupe, read_csv_rows
 from docparse.errors import ParseError
 
 __all__ = ["read_climretrieve"]
@@ -37,12 +35,7 @@ def _page(value: str | None) -> int | None:
 def read_climretrieve(path: str | Path) -> list[QARecord]:
     """Read ``ClimRetrieve_base.csv``: one record per (document, question)."""
     p = Path(path)
-    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    try:
-        with p.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.DictReader(fh))
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise ParseError(p, f"cannot read CSV: {exc}", cause=exc) from exc
+    rows = read_csv_rows(p)
     if rows and not {"Document", "Question", "Relevant"} <= set(rows[0]):
         raise ParseError(p, "expected columns Document, Question, Relevant")
     grouped: dict[tuple[str, str], list[dict[str, str]]] = {}

@@ -13,14 +13,19 @@
 
 from __future__ import annotations
 
-import csv
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 from align.normalize import Markup
-from align.readers.base import Evidence, QARecord, dedupe, read_json, read_jsonl
+from align.readers.base import (
+    Evidence,
+    QARecord,
+    dedupe,
+    read_csv_rows,
+    read_json,
+    read_jsonl,
+)
 from docparse.errors import ParseError
 
 __all__ = ["read_pdfqa", "read_pdfqa_sources"]
@@ -31,15 +36,8 @@ _WRAPPED = re.compile(r"^\s*doc\d+\{(.*)\}\s*$", re.DOTALL)
 
 def read_pdfqa_sources(path: str | Path) -> dict[str, dict[str, str]]:
     """The sources CSV: ``{source_identifier: row}`` (row keys as in the CSV header)."""
-    p = Path(path)
-    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    try:
-        with p.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.DictReader(fh))
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise ParseError(p, f"cannot read sources CSV: {exc}", cause=exc) from exc
     out = {}
-    for row in rows:
+    for row in read_csv_rows(path, "sources CSV"):
         sid = row.get("source_identifier")
         if sid:
             out[sid] = row

@@ -14,6 +14,7 @@ document order.
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -60,8 +61,9 @@ def tokenize(text: str) -> list[str]:
     ]
 
 
-class _Cached:
-    """Keeps the indexes of the last few chunk lists seen (by identity)."""
+class _Cached(ABC):
+    """A :class:`Retriever` that keeps the indexes of the last few chunk lists seen
+    (by identity). Subclasses build the index and rank with it."""
 
     _SIZE = 8
 
@@ -81,8 +83,13 @@ class _Cached:
         self._cache.move_to_end(key)
         return hit[1], hit[2]
 
+    @abstractmethod
     def _build(self, texts: list[str]) -> Any:
-        raise NotImplementedError
+        """The index of one chunk list's texts (what :meth:`_prepare` caches)."""
+
+    @abstractmethod
+    def __call__(self, query: str, chunks: Sequence[ChunkLike]) -> list[str]:
+        """Chunk ids of ``chunks``, best match for ``query`` first."""
 
     @staticmethod
     def _rank(scores: np.ndarray[Any, Any], ids: list[str]) -> list[str]:

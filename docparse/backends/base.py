@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ from docparse.errors import (
     EmptyDocumentError,
     EncryptedDocumentError,
     ParseError,
+    cause_text,
 )
 from docparse.model import BBox, Document, Format
 
@@ -293,13 +295,17 @@ def check_pdf_file(path: Path) -> None:
             fh.seek(max(0, size - _TAIL))
             tail = fh.read()
     except OSError as exc:
-        raise ParseError(path, f"cannot be read: {exc}", cause=exc) from exc
+        raise ParseError(
+            path, f"{path} cannot be read: {cause_text(exc, path)}", cause=exc
+        ) from exc
     if size == 0:
-        raise EmptyDocumentError(path, "is empty (0 bytes)")
+        raise EmptyDocumentError(path, f"{path} is empty (0 bytes)")
     if b"%PDF-" not in head:
-        raise CorruptDocumentError(path, "is not a PDF (no %PDF- header)")
+        raise CorruptDocumentError(path, f"{path} is not a PDF (no %PDF- header)")
     if b"%%EOF" not in tail:
-        raise CorruptDocumentError(path, "is truncated or damaged (no %%EOF marker at the end)")
+        raise CorruptDocumentError(
+            path, f"{path} is truncated or damaged (no %%EOF marker at the end)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,16 +323,15 @@ class PdfInfo:
 
 def encrypted_error(path: Path, *, wrong_password: bool) -> EncryptedDocumentError:
     """The typed error for an encrypted PDF, with the fix in the message."""
-    name = Path(path).name
     if wrong_password:
-        return EncryptedDocumentError(path, f"{name} is encrypted and the password is wrong")
-    return EncryptedDocumentError(path, f"{name} is encrypted; pass password=...")
+        return EncryptedDocumentError(path, f"{path} is encrypted and the password is wrong")
+    return EncryptedDocumentError(path, f"{path} is encrypted; pass password=...")
 
 
 def page_window(path: Path, n_pages: int, pages: tuple[int, int] | None) -> PdfInfo:
     """0-based [first, last) of the requested 1-based inclusive range."""
     if n_pages == 0:
-        raise EmptyDocumentError(path, "has no pages")
+        raise EmptyDocumentError(path, f"{path} has no pages")
     if pages is None:
         return PdfInfo(n_pages, 0, n_pages)
     first, last = pages
@@ -354,7 +359,9 @@ def preflight(path: Path, config: PdfConfig) -> PdfInfo:
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except (RuntimeError, ValueError) as exc:  # pymupdf.FileDataError is a RuntimeError
-        raise CorruptDocumentError(path, f"cannot be opened as a PDF: {exc}", cause=exc) from exc
+        raise CorruptDocumentError(
+            path, f"{path} cannot be opened as a PDF: {cause_text(exc, path)}", cause=exc
+        ) from exc
     try:
         if doc.needs_pass:
             if config.password is None:
@@ -396,20 +403,21 @@ def no_text_layer(path: Path, pages: list[int], n_read: int) -> list[str]:
 # --------------------------------------------------------------------------- backend base
 
 
-class PdfBackend:
+class PdfBackend(ABC):
     """Base class of the PDF backends: preflight, page stream, assembly, build.
 
     Subclasses set ``name`` and ``config_class`` and implement
-    :meth:`iter_pages`, yielding one :class:`PageContent` per page of
-    ``info.page_indices`` and releasing the library's page objects as they go.
+    :meth:`iter_pages`; a subclass without it cannot be instantiated.
     """
 
     name: ClassVar[str] = "pdf"
     format: ClassVar[Format] = "pdf"
     config_class: ClassVar[type[Any]] = PdfConfig
 
+    @abstractmethod
     def iter_pages(self, path: Path, config: Any, info: PdfInfo) -> Iterator[PageContent]:
-        raise NotImplementedError
+        """One :class:`PageContent` per page of ``info.page_indices``, in order,
+        releasing the library's page objects as it goes."""
 
     def parse(self, path: Path, config: Any) -> Document:
         """Parse ``path`` into a document (see the module docstring)."""

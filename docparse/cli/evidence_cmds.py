@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from docparse.errors import DocparseError
+from docparse.cli.common import exit_on_error
 
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
 
+# The names of align.readers.QA_FORMATS, repeated so that starting the CLI does not
+# import align (a third of a second); test_readers checks that the two agree.
 _QA_FORMATS = (
     "financebench",
     "qasper",
@@ -87,10 +89,8 @@ def evidence_cmd(
     from align.evidence import evidence_report, evidence_summary
     from align.readers import read_qa
 
-    try:
+    with exit_on_error():
         records = read_qa(qa_file, qa_format)
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     if only_docs:
         wanted = set(only_docs)
         records = [r for r in records if r.doc in wanted]

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from docparse.errors import DocparseError
+from docparse.cli.common import exit_on_error
 from docparse.registry import PDF_BACKENDS
 
 
@@ -108,10 +108,8 @@ def fidelity_cmd(
     from align.project import fidelity
 
     backends = PDF_BACKENDS if backend == "all" else (backend,)
-    try:
+    with exit_on_error():
         summary = fidelity(twin, pdf, backends, threshold=threshold).summary(units=units)
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     print_fidelity(summary)
     _write_json(summary, output)
     if html_path:
@@ -184,7 +182,7 @@ def retrieval_cmd(
     """Retrieval fidelity of chunked documents on QA records with gold evidence."""
     from align.retrieval import evaluate_files
 
-    try:
+    with exit_on_error():
         report = evaluate_files(
             qa_file,
             docs,
@@ -194,8 +192,6 @@ def retrieval_cmd(
             qa_format=qa_format,
             evidence_k=evidence_k,
         )
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     data = report.to_dict()
     data["chunker"] = chunker
     data["backend"] = backend

@@ -6,8 +6,7 @@ from collections import Counter
 
 import click
 
-from docparse.cli.parse_cmds import config_option, parse_options
-from docparse.errors import DocparseError
+from docparse.cli.common import config_option, exit_on_error, parse_options
 from docparse.ingest import Limits, ingest
 
 
@@ -79,7 +78,7 @@ def ingest_cmd(
 ) -> None:
     """Parse every file under SRC into OUT, resumably, in isolated workers."""
     counts: Counter[str] = Counter()
-    try:
+    with exit_on_error():
         for row in ingest(
             src,
             out,
@@ -96,8 +95,6 @@ def ingest_cmd(
             counts[row.status] += 1
             if row.status == "error":
                 click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     click.echo(
         f"{sum(counts.values())} files: {counts['ok']} ok, {counts['error']} error, "
         f"{counts['skipped']} skipped; manifest: {out}/manifest.jsonl"

@@ -5,53 +5,21 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import click
 
-from docparse.api import parse
-from docparse.errors import DocparseError
-from docparse.model import FORMATS, Document, Format
+from docparse.cli.common import (
+    ParsedFiles,
+    backend_option,
+    config_option,
+    format_option,
+    load_document,
+    parse_options,
+)
+from docparse.model import Document
 
 log = logging.getLogger("docparse")
-
-
-def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs to a config dict; values are read as JSON when they can be."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
-
-
-backend_option = click.option(
-    "--backend",
-    "-b",
-    default=None,
-    help="PDF backend: pymupdf (default), pdfplumber, unstructured.",
-)
-format_option = click.option(
-    "--format",
-    "fmt",
-    default=None,
-    type=click.Choice(FORMATS),
-    help="Force the input format (pdf, tex, htm, csv, txt, s2orc, jats).",
-)
-config_option = click.option(
-    "--option",
-    "-O",
-    "options",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A parser option, repeatable (e.g. -O tables=false -O pages=[1,3]).",
-)
 
 
 @click.command("parse")
@@ -74,18 +42,11 @@ def parse_cmd(
     options: tuple[str, ...],
 ) -> None:
     """Parse files into documents, one JSON document per line."""
-    config = parse_options(options) or None
-    failed = 0
+    docs = ParsedFiles(paths, fmt, backend, parse_options(options) or None)
     with click.open_file(output or "-", "w", encoding="utf-8") as out:
-        for path in paths:
-            try:
-                doc = parse(path, format=cast("Format | None", fmt), backend=backend, config=config)
-            except DocparseError as exc:
-                failed += 1
-                click.echo(f"error: {type(exc).__name__}: {exc}", err=True)
-                continue
+        for doc in docs:
             out.write(doc.to_json() + "\n")
-    if failed:
+    if docs.failed:
         raise SystemExit(1)
 
 
@@ -168,15 +129,7 @@ def show_cmd(
     path: str, backend: str | None, fmt: str | None, options: tuple[str, ...], as_json: bool
 ) -> None:
     """A readable summary of one document: units by kind, tables, words, tokens, sections."""
-    try:
-        doc = parse(
-            Path(path),
-            format=cast("Format | None", fmt),
-            backend=backend,
-            config=parse_options(options) or None,
-        )
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
+    doc = load_document(path, fmt, backend, parse_options(options) or None)
     if as_json:
         click.echo(json.dumps(summary(doc), indent=2, ensure_ascii=False))
     else:

@@ -6,8 +6,7 @@ import json
 
 import click
 
-from docparse.cli.parse_cmds import backend_option, config_option, parse_options
-from docparse.errors import DocparseError
+from docparse.cli.common import backend_option, config_option, exit_on_error, parse_options
 
 
 @click.command("draw")
@@ -44,7 +43,7 @@ def draw_cmd(
     """Draw each unit's box, coloured by kind and labelled with its order, on PNG pages."""
     from docparse.draw import draw_pdf, parse_page_range
 
-    try:
+    with exit_on_error():
         window = parse_page_range(pages) if pages else None
         written = draw_pdf(
             pdf,
@@ -55,8 +54,6 @@ def draw_cmd(
             zoom=zoom,
             parse_all=not quick,
         )
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     for path in written:
         click.echo(str(path))
 

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, cast
 
 import click
 
-from docparse.api import parse
-from docparse.cli.parse_cmds import backend_option, format_option
+from docparse.cli.common import (
+    ParsedFiles,
+    backend_option,
+    exit_on_error,
+    format_option,
+    load_document,
+)
 from docparse.errors import DocparseError
-from docparse.model import Document, Format
-
-
-def _parse(path: str, backend: str | None, fmt: str | None) -> Document:
-    try:
-        return parse(Path(path), format=cast("Format | None", fmt), backend=backend)
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
 
 
 @click.command("chunk")
@@ -66,7 +62,7 @@ def chunk_cmd(
     """Chunk a document; one JSON chunk per line (text, unit ids, spans, pages, tokens)."""
     from docparse.chunking import chunk
 
-    doc = _parse(path, backend, fmt)
+    doc = load_document(path, fmt, backend)
     options: dict[str, Any]
     if strategy == "sentence":
         options = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap}
@@ -135,8 +131,8 @@ def sample_cmd(
         target_spec = json.loads(target) if target else None
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="--target") from exc
-    doc = _parse(path, backend, fmt)
-    try:
+    doc = load_document(path, fmt, backend)
+    with exit_on_error():
         samples = sample(
             doc,
             count,
@@ -147,8 +143,6 @@ def sample_cmd(
             seed=seed,
             target=target_spec,
         )
-    except DocparseError as exc:
-        raise click.ClickException(f"{type(exc).__name__}: {exc}") from exc
     n = write_jsonl(samples, output, doc=doc)
     click.echo(f"{n} samples written to {output}", err=True)
 
@@ -162,20 +156,13 @@ def stats_cmd(paths: tuple[str, ...], as_json: bool, backend: str | None, fmt: s
     """Corpus statistics: documents, units by kind, words and tokens per document type."""
     from docparse.stats import corpus_stats
 
-    docs = []
-    failed = 0
-    for p in paths:
-        try:
-            docs.append(parse(Path(p), format=cast("Format | None", fmt), backend=backend))
-        except DocparseError as exc:
-            failed += 1
-            click.echo(f"error: {type(exc).__name__}: {exc}", err=True)
-    stats = corpus_stats(docs)
+    docs = ParsedFiles(paths, fmt, backend)
+    stats = corpus_stats(list(docs))
     if as_json:
         click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
         _print_stats(stats)
-    if failed:
+    if docs.failed:
         raise SystemExit(1)
 
 

@@ -20,6 +20,7 @@ from docparse.errors import (
     EmptyDocumentError,
     ParseError,
     UnsafeInputError,
+    cause_text,
 )
 
 
@@ -31,7 +32,9 @@ def read_source(path: Path, *, max_bytes: int | None = None) -> bytes:
             raise UnsafeInputError(path, f"file of {size} bytes exceeds max_bytes={max_bytes}")
         data = path.read_bytes()
     except OSError as exc:
-        raise ParseError(path, f"cannot read: {exc}", cause=exc) from exc
+        raise ParseError(
+            path, f"{path} cannot be read: {cause_text(exc, path)}", cause=exc
+        ) from exc
     if not data:
         raise EmptyDocumentError(path, "the file is empty")
     if not data.strip():

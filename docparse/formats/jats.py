@@ -85,14 +85,14 @@ import functools
 import html.entities
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
-from docparse.builder import UnitDraft, build_document
+from docparse.builder import DraftList, build_document
 from docparse.config import ParserConfig
 from docparse.errors import (
     CorruptDocumentError,
@@ -101,6 +101,7 @@ from docparse.errors import (
     UnsafeInputError,
 )
 from docparse.formats._encoding import read_source
+from docparse.formats._floats import FloatQueue
 from docparse.model import (
     Annotation,
     AnnotationKind,
@@ -121,6 +122,7 @@ __all__ = [
     "cells_to_table",
     "latex_to_text",
     "safe_xml_parser",
+    "span_value",
 ]
 
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -333,7 +335,8 @@ def cells_to_table(
     )
 
 
-def _span(value: str | None) -> int:
+def span_value(value: str | None) -> int:
+    """A ``rowspan``/``colspan`` attribute as a count: 1 when missing, blank or not a number."""
     try:
         return int((value or "1").strip() or "1")
     except ValueError:
@@ -351,18 +354,18 @@ class _Inline:
     floats: list[etree._Element] = field(default_factory=list)
 
 
-class _Walker:
+class _Walker(DraftList):
     """Turns one parsed JATS tree into drafts. One instance per parse."""
 
     def __init__(self, path: Path, config: JatsConfig, entities: dict[str, str]) -> None:
+        super().__init__()
         self.path = path
         self.config = config
         self.entities = entities
         self.entity_budget = config.max_entity_chars
-        self.drafts: list[UnitDraft] = []
         self.flags: set[str] = set()
         #: floats-group members by id, waiting for their first reference.
-        self.pending_floats: dict[str, etree._Element] = {}
+        self.waiting: FloatQueue[etree._Element] = FloatQueue()
 
     # ----------------------------------------------------------------- text
 
@@ -492,32 +495,6 @@ class _Walker:
         return None
 
     # ----------------------------------------------------------------- drafts
-
-    def add(
-        self,
-        kind: UnitKind,
-        text: str,
-        raw: str,
-        section: tuple[str, ...],
-        *,
-        table: Table | None = None,
-        annotations: Iterable[Annotation] = (),
-    ) -> int:
-        self.drafts.append(
-            UnitDraft(
-                kind=kind,
-                text=text,
-                raw=raw,
-                section=section,
-                table=table,
-                annotations=tuple(annotations),
-            )
-        )
-        return len(self.drafts) - 1
-
-    def link(self, a: int, b: int) -> None:
-        self.drafts[a].related.append(b)
-        self.drafts[b].related.append(a)
 
     @staticmethod
     def _label_ann(el: etree._Element) -> list[Annotation]:
@@ -667,9 +644,9 @@ class _Walker:
         self, annotations: Sequence[Annotation], section: tuple[str, ...]
     ) -> None:
         """Emit floats-group members first referenced by this paragraph."""
-        for ann in annotations:
-            if ann.kind == "ref" and ann.target in self.pending_floats:
-                self.block(self.pending_floats.pop(ann.target), section, "paragraph")
+        refs = (ann.target for ann in annotations if ann.kind == "ref")
+        for _, float_el in self.waiting.take(refs):
+            self.block(float_el, section, "paragraph")
 
     def list_(self, el: etree._Element, section: tuple[str, ...]) -> None:
         title, raw = self._title_of(el)
@@ -771,8 +748,8 @@ class _Walker:
                         [
                             (
                                 self.text(c, cell_ctx),
-                                _span(c.get("rowspan")),
-                                _span(c.get("colspan")),
+                                span_value(c.get("rowspan")),
+                                span_value(c.get("colspan")),
                             )
                             for c in cells
                         ]
@@ -878,15 +855,14 @@ class _Walker:
             for f in floats_group:
                 fid = f.get("id")
                 if _local(f) in _FLOATS and fid:
-                    self.pending_floats[fid] = f
+                    self.waiting.put(fid, f)
         if body is not None:
             self.blocks(body, base, "paragraph")
         # Floats nobody referred to go after the body, in source order.
         if floats_group is not None:
             for f in floats_group:
                 fid = f.get("id")
-                if (fid is None or fid in self.pending_floats) and _local(f):
-                    self.pending_floats.pop(fid or "", None)
+                if _local(f) and (fid is None or self.waiting.claim(fid)):
                     self.block(f, base, "paragraph")
         back = art.find("back")
         if back is not None and self.config.include_back:

@@ -73,12 +73,13 @@ from typing import Any
 
 from lxml import etree
 
-from docparse.builder import UnitDraft, build_document
+from docparse.builder import DraftList, build_document
 from docparse.config import ParserConfig
 from docparse.errors import CorruptDocumentError, EmptyDocumentError, ParseError
 from docparse.formats._encoding import read_source
-from docparse.formats.jats import cells_to_table, latex_to_text
-from docparse.model import Annotation, Document, Reference, Table, UnitKind
+from docparse.formats._floats import FloatQueue
+from docparse.formats.jats import cells_to_table, latex_to_text, span_value
+from docparse.model import Annotation, Document, Reference, UnitKind
 from docparse.model import Format as _Format
 from docparse.text import clean_text
 
@@ -171,27 +172,12 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-class _Builder:
+class _Builder(DraftList):
     """Collects drafts for one document."""
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         self.path = path
-        self.drafts: list[UnitDraft] = []
-
-    def add(
-        self,
-        kind: UnitKind,
-        text: str,
-        raw: str,
-        section: tuple[str, ...],
-        *,
-        table: Table | None = None,
-        annotations: Sequence[Annotation] = (),
-    ) -> int:
-        self.drafts.append(
-            UnitDraft(kind, text, raw, section, table=table, annotations=tuple(annotations))
-        )
-        return len(self.drafts) - 1
 
     def headings(self, old: tuple[str, ...], new: tuple[str, ...], *, visible: bool = True) -> None:
         if not visible:
@@ -302,18 +288,11 @@ def _html_rows(content: str) -> tuple[list[list[tuple[str, int, int]]], int]:
             header_done = True
         rows.append(
             [
-                (" ".join(c.itertext()), _int(c.get("rowspan")), _int(c.get("colspan")))
+                (" ".join(c.itertext()), span_value(c.get("rowspan")), span_value(c.get("colspan")))
                 for c in cells
             ]
         )
     return rows, n_header
-
-
-def _int(value: str | None) -> int:
-    try:
-        return int((value or "1").strip() or "1")
-    except ValueError:
-        return 1
 
 
 def _field_rows(value: Any) -> list[list[tuple[str, int, int]]]:
@@ -334,8 +313,8 @@ def _field_rows(value: Any) -> list[list[tuple[str, int, int]]]:
                 cells.append(
                     (
                         _str(cell.get("text")),
-                        _int(str(cell.get("rowspan", cell.get("row_span", 1)))),
-                        _int(str(cell.get("colspan", cell.get("col_span", 1)))),
+                        span_value(str(cell.get("rowspan", cell.get("row_span", 1)))),
+                        span_value(str(cell.get("colspan", cell.get("col_span", 1)))),
                     )
                 )
         rows.append(cells)
@@ -410,17 +389,9 @@ class S2orcParser:
             builder.add("title", title, title, ())
         self._abstract(path, builder, data, container)
 
-        # Floats go after the first body paragraph that refers to them.
-        first_ref: dict[str, int] = {}
-        if config.place_floats:
-            for i, para in enumerate(body):
-                for span in _spans(para.get("ref_spans")):
-                    rid = _str(span.get("ref_id"))
-                    if rid in ref_entries and rid not in first_ref:
-                        first_ref[rid] = i
-        floats_after: dict[int, list[str]] = {}
-        for rid, i in first_ref.items():
-            floats_after.setdefault(i, []).append(rid)
+        waiting: FloatQueue[Mapping[str, Any]] = FloatQueue()
+        for rid, entry in ref_entries.items():
+            waiting.put(rid, entry)
 
         sections = _Sections()
         path_now: tuple[str, ...] = ()
@@ -447,12 +418,14 @@ class S2orcParser:
                 number = _str(eq.get("eq_num"))
                 text = f"{_equation_text(eq)} {number}".strip()
             builder.add(kind, text, raw, section, annotations=annotations)
-            for rid in floats_after.get(i, []):
-                self._float(builder, rid, ref_entries[rid], section)
+            if config.place_floats:
+                refs = (_str(span.get("ref_id")) for span in _spans(para.get("ref_spans")))
+                for rid, entry in waiting.take(refs):
+                    self._float(builder, rid, entry, section)
 
         # Floats nobody refers to follow the body, in source order.
         for rid, entry in ref_entries.items():
-            if rid not in first_ref:
+            if waiting.claim(rid):
                 self._float(builder, rid, entry, path_now)
 
         back_sections = _Sections()
@@ -600,5 +573,4 @@ class S2orcParser:
         ti = builder.add("table", text, raw, section, table=table, annotations=label)
         if caption:
             ci = builder.add("caption", caption, _str(entry.get("text")), section)
-            builder.drafts[ti].related.append(ci)
-            builder.drafts[ci].related.append(ti)
+            builder.link(ti, ci)
