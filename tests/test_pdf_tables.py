@@ -200,3 +200,14 @@ def test_zebra_striped_table_is_one_table(backend: str) -> None:
     assert ["(Millions)", "Total", "2019", "2020", "2021", "2022", "2023", "2023"] in rows
     # The note under the table stays text.
     assert any(u.text.startswith("Long-term debt payments due") for u in doc.units)
+
+
+def test_banded_sections_under_label_rows_are_one_table() -> None:
+    strips = [(50.0, 100.0 + 18 * i, 540.0, 109.0 + 18 * i) for i in range(3)]
+    strips += [(50.0, 175.0 + 18 * i, 540.0, 184.0 + 18 * i) for i in range(3)]
+    label = [((50.0, 155.0, 200.0, 163.0), "Ending total equity as of:")]
+    regions = banded_regions(strips, label)
+    assert [r[1] for r in regions] == [[0, 1, 2, 3, 4, 5]]
+    # A paragraph between two striped tables keeps them apart.
+    prose = [((50.0, 155.0, 530.0, 163.0), "The table below shows the equity of the Company.")]
+    assert [r[1] for r in banded_regions(strips, prose)] == [[0, 1, 2], [3, 4, 5]]

@@ -270,14 +270,16 @@ def _region_grids(
 
 def _clip_grids(page: Any, clip: Any, words: list[Any], settings: dict[str, Any]) -> list[Grid]:
     out: list[Grid] = []
+    # MuPDF's text strategy may return a table reaching beyond the clip: only
+    # the words inside the clip are read, and the box is cut to the clip.
+    inside = [w for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3]]
     for t in page.find_tables(clip=clip, **settings).tables:
-        # MuPDF's text strategy may return tables outside the clip.
-        inside = t.bbox[1] >= clip[1] - 2 and t.bbox[3] <= clip[3] + 2
-        rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
+        rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, inside)]
         # The text strategy leaves an empty row between two spaced text lines.
         rows = [r for r in rows if any(r)]
-        if inside and ruled_off_plausible(rows):
-            out.append((t.bbox, rows))
+        box = (t.bbox[0], max(t.bbox[1], clip[1]), t.bbox[2], min(t.bbox[3], clip[3]))
+        if box[3] > box[1] and ruled_off_plausible(rows):
+            out.append((box, rows))
     return out
 
 

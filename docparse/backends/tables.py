@@ -430,8 +430,9 @@ def banded_regions(
     Two or more strips of the same horizontal extent (within 3 points),
     stacked with gaps under twice a strip's height, are one table. The region
     grows over the text lines directly above it that read as column headers
-    (at most 8 words, no sentence end) and the lines directly below it whose
-    words are at least 30% numbers (a last unshaded row, not a note).
+    (at most 8 words, no sentence end, not a row of values) and the lines
+    directly below it whose words are at least 30% numbers (a last unshaded
+    row, not a note); regions that then meet are merged.
     Returns ``(region, indices of the strips it replaces)``.
     """
     strips = sorted((i for i, b in enumerate(grids) if b[3] - b[1] < 40), key=lambda i: grids[i][1])
@@ -446,6 +447,7 @@ def banded_regions(
                 break
         else:
             groups.append([i])
+    groups = _join_sections(groups, grids, lines)
     out: list[tuple[tuple[float, float, float, float], list[int]]] = []
     for g in groups:
         if len(g) < 2:
@@ -460,7 +462,11 @@ def banded_regions(
             key=lambda ln: ln[0][1],
         )
         for box, text in reversed([ln for ln in inside if ln[0][3] <= top + 1]):
-            if top - box[3] > 1.5 * pitch or len(text.split()) > 8 or text.rstrip()[-1:] in ".:;":
+            tokens = text.split()
+            sentence = len(tokens) > 8 or text.rstrip()[-1:] in ".:;"
+            # A row of values ends the header; a lone footnote mark "(2)" does not.
+            values = sum(is_data_row([t]) for t in tokens)
+            if top - box[3] > 1.5 * pitch or sentence or values >= max(2, len(tokens) / 2):
                 break
             top = box[1]
         for box, text in (ln for ln in inside if ln[0][1] >= bottom - 1):
@@ -469,5 +475,45 @@ def banded_regions(
             if box[1] - bottom > 1.5 * pitch or values < 0.3 * len(tokens):
                 break
             bottom = box[3]
-        out.append(((x0 - 1, top - 1, x1 + 1, bottom + 1), g))
+        region = (x0 - 1, top - 1, x1 + 1, bottom + 1)
+        # Grown regions that meet are one table read twice otherwise.
+        if out and region[1] < out[-1][0][3] and abs(region[0] - out[-1][0][0]) <= 3:
+            prev, strips = out.pop()
+            region = (prev[0], prev[1], max(prev[2], region[2]), max(prev[3], region[3]))
+            g = strips + g
+        out.append((region, g))
+    return out
+
+
+def _join_sections(
+    groups: list[list[int]], grids: Sequence[Box], lines: Sequence[tuple[Sequence[float], str]]
+) -> list[list[int]]:
+    """Striped groups of one width separated only by a few section-label lines, joined.
+
+    A long statement table is striped in sections, each under a label row
+    ("Ending total equity as of:"); the unshaded label lines break the
+    stripes' rhythm. Two consecutive groups of the same width are one table
+    when at most three text lines lie between them, each of at most ten
+    words and not a sentence, and the gap holds nothing else.
+    """
+    groups = sorted(groups, key=lambda g: grids[g[0]][1])
+    out: list[list[int]] = []
+    for g in groups:
+        if out:
+            a, b = grids[out[-1][-1]], grids[g[0]]
+            pitch = max(a[3] - a[1], b[3] - b[1])
+            if abs(a[0] - b[0]) <= 3 and abs(a[2] - b[2]) <= 3 and b[1] >= a[3]:
+                between = [t for box, t in lines if a[3] - 1 <= (box[1] + box[3]) / 2 <= b[1] + 1]
+                labels = all(len(t.split()) <= 10 and not t.rstrip().endswith(".") for t in between)
+                rows = len(
+                    {
+                        round(box[1])
+                        for box, _ in lines
+                        if a[3] - 1 <= (box[1] + box[3]) / 2 <= b[1] + 1
+                    }
+                )
+                if labels and rows <= 3 and b[1] - a[3] <= (rows + 1) * 2 * pitch:
+                    out[-1].extend(g)
+                    continue
+        out.append(list(g))
     return out
