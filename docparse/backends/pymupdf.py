@@ -42,7 +42,7 @@ from docparse.backends.tables import (
     split_stacked_rows,
     text_line_count,
 )
-from docparse.errors import CorruptDocumentError
+from docparse.errors import CorruptDocumentError, cause_text
 from docparse.model import BBox
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|\bbx|cmbx|,b\b|-b\b", re.IGNORECASE)
@@ -408,7 +408,9 @@ class PyMuPDFBackend(PdfBackend):
         try:
             doc = pymupdf.open(path, filetype="pdf")
         except (RuntimeError, ValueError) as exc:
-            raise CorruptDocumentError(path, f"cannot be opened as a PDF: {exc}") from exc
+            raise CorruptDocumentError(
+                path, f"{path} cannot be opened as a PDF: {cause_text(exc, path)}", cause=exc
+            ) from exc
         try:
             if doc.needs_pass and not doc.authenticate(config.password or ""):
                 raise encrypted_error(path, wrong_password=config.password is not None)
