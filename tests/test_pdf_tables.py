@@ -18,6 +18,7 @@ from align.readers.tables import GoldTable, read_gold_tables, read_icdar2013
 from docparse.backends.layout import merge_continuation_rows
 from docparse.backends.tables import (
     banded_regions,
+    caption_regions,
     is_data_row,
     open_sides,
     prefer_fuller_grids,
@@ -211,3 +212,39 @@ def test_banded_sections_under_label_rows_are_one_table() -> None:
     # A paragraph between two striped tables keeps them apart.
     prose = [((50.0, 155.0, 530.0, 163.0), "The table below shows the equity of the Company.")]
     assert [r[1] for r in banded_regions(strips, prose)] == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_caption_regions_take_the_short_rows_next_to_a_table_caption() -> None:
+    lines = [
+        (
+            (100.0, 100.0, 500.0, 110.0),
+            "Tables should go in the table environment. Within this one",
+        ),
+        ((250.0, 130.0, 350.0, 140.0), "Table 2: An Example Table"),
+        ((260.0, 150.0, 300.0, 160.0), "Dataset"),
+        ((310.0, 150.0, 350.0, 160.0), "Result"),
+        ((260.0, 162.0, 290.0, 172.0), "Data1"),
+        ((310.0, 162.0, 350.0, 172.0), "0.12345"),
+        (
+            (100.0, 190.0, 500.0, 200.0),
+            "If you want horizontal rules you can use the booktabs package",
+        ),
+    ]
+    assert caption_regions(lines, 600.0) == [(258.0, 149.0, 352.0, 173.0)]
+    # Without a caption, or with only prose next to it, there is no region.
+    assert caption_regions([ln for ln in lines if not ln[1].startswith("Table")], 600.0) == []
+    assert caption_regions([lines[0], lines[1], lines[-1]], 600.0) == []
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_unruled_tables_are_found_from_their_caption(backend: str) -> None:
+    doc = docparse.parse(FIXTURES / "jmlr-pmlr-sample" / "pmlr-sample.pdf", backend=backend)
+    tables = [u for u in doc.units if u.table is not None and u.page == 4]
+    # Table 2 has no rules at all; Table 3 is booktabs.
+    assert len(tables) == 2
+    for u in tables:
+        assert u.table is not None
+        assert [r for r in u.table.rows if any(r)][:2] == [
+            ("Dataset", "Result"),
+            ("Data1", "0.12345"),
+        ]

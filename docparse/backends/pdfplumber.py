@@ -31,6 +31,7 @@ from docparse.backends.base import (
 from docparse.backends.tables import (
     TABLE_MARGIN,
     banded_regions,
+    caption_regions,
     column_edges,
     grid_fill,
     is_rule,
@@ -286,10 +287,20 @@ def table_regions(
     if config.table_strategy == "text":
         return tuple(found)
     found = _join_bands(page, config, found, words)
-    for t in ruled_off_tables(page, config, words):
+    for t in [*ruled_off_tables(page, config, words), *_captioned_tables(page, config, words)]:
         if not any(_overlaps(t.bbox, f.bbox) for f in found):
             found.append(t)
     return tuple(found)
+
+
+def _captioned_tables(
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+) -> list[TableRegion]:
+    """Tables with no lines at all, found next to their caption (:func:`caption_regions`)."""
+    out: list[TableRegion] = []
+    for clip in caption_regions(_text_lines(words), float(page.width)):
+        out.extend(_region_tables(page, config, clip, words))
+    return out
 
 
 def _text_lines(words: list[Mapping[str, Any]]) -> list[tuple[tuple[float, ...], str]]:

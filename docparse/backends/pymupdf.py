@@ -29,6 +29,7 @@ from docparse.backends.base import (
 from docparse.backends.tables import (
     TABLE_MARGIN,
     banded_regions,
+    caption_regions,
     column_edges,
     grid_fill,
     is_rule,
@@ -155,10 +156,18 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     if config.table_strategy == "text":
         return found
     found = _join_bands(page, found, words)
-    for g in ruled_off_tables(page, config, words):
+    for g in [*ruled_off_tables(page, config, words), *_captioned_tables(page, words)]:
         if not any(_overlaps(g[0], f[0]) for f in found):
             found.append(g)
     return found
+
+
+def _captioned_tables(page: Any, words: list[Any]) -> list[Grid]:
+    """Tables with no lines at all, found next to their caption (:func:`caption_regions`)."""
+    grids: list[Grid] = []
+    for clip in caption_regions(_text_lines(words), float(page.rect.width)):
+        grids.extend(_region_grids(page, clip, words))
+    return grids
 
 
 def _join_bands(page: Any, found: list[Grid], words: list[Any]) -> list[Grid]:

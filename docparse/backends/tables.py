@@ -517,3 +517,90 @@ def _join_sections(
                     continue
         out.append(list(g))
     return out
+
+
+def _rows_of_lines(
+    lines: Sequence[tuple[Sequence[float], str]],
+) -> list[tuple[list[float], str, int]]:
+    """Text lines grouped into rows by vertical overlap: ``(box, text, n_lines)``, top down."""
+    rows: list[tuple[list[float], str, int]] = []
+    for box, text in sorted(lines, key=lambda ln: (ln[0][1], ln[0][0])):
+        if rows and (box[1] + box[3]) / 2 < rows[-1][0][3]:
+            b, t, n = rows[-1]
+            rows[-1] = (
+                [min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3])],
+                f"{t} {text}",
+                n + 1,
+            )
+        else:
+            rows.append(([float(x) for x in box[:4]], text, 1))
+    return rows
+
+
+def caption_regions(
+    lines: Sequence[tuple[Sequence[float], str]], page_width: float
+) -> list[tuple[float, float, float, float]]:
+    """Regions of tables drawn with no lines at all, next to a "Table N" caption.
+
+    A LaTeX ``tabular`` without rules is a block of short rows aligned by
+    whitespace: neither a ruled strategy nor the rule-bounded regions see it,
+    and a whitespace strategy over the whole page takes prose for tables. Its
+    caption anchors it. From each caption (in its page column: the left or
+    right half when it sits in one), the rows below it (or, when the next
+    row reads as prose, above it) are taken while they follow each other
+    with gaps under twice a row's height and are not prose: a row is prose
+    when it spans more than 80% of the column in one text line, or holds a
+    sentence of more than 12 words. At least two rows, one of them with two
+    or more separate text pieces, make a region.
+    """
+    mid = page_width / 2
+    captions = [(b, t) for b, t in lines if TABLE_CAPTION.match(t)]
+    out: list[tuple[float, float, float, float]] = []
+    for cap, _ in captions:
+        if cap[2] <= mid + 10:
+            lo, hi = 0.0, mid
+        elif cap[0] >= mid - 10:
+            lo, hi = mid, page_width
+        else:
+            lo, hi = 0.0, page_width
+        column = [(b, t) for b, t in lines if b[0] >= lo - 1 and b[2] <= hi + 1]
+        rows = _rows_of_lines(column)
+        width = max((r[0][2] - r[0][0] for r in rows), default=0.0)
+
+        def prose(row: tuple[list[float], str, int], width: float = width) -> bool:
+            box, text, n = row
+            one_line = n == 1 and box[2] - box[0] > 0.8 * width
+            return one_line or (len(text.split()) > 12 and text.rstrip()[-1:] in ".:;,")
+
+        at = next(
+            (i for i, r in enumerate(rows) if r[0][1] <= (cap[1] + cap[3]) / 2 <= r[0][3]), None
+        )
+        if at is None:
+            continue
+        # The caption may run over several lines: skip to its last one.
+        end = at
+        while (
+            end + 1 < len(rows)
+            and rows[end + 1][0][1] - rows[end][0][3] < 3
+            and prose(rows[end + 1])
+        ):
+            end += 1
+        for step, start in ((1, end + 1), (-1, at - 1)):
+            taken: list[tuple[list[float], str, int]] = []
+            i = start
+            while 0 <= i < len(rows) and not prose(rows[i]):
+                prev = taken[-1][0] if taken else rows[i - step][0]
+                gap = rows[i][0][1] - prev[3] if step == 1 else prev[1] - rows[i][0][3]
+                height = rows[i][0][3] - rows[i][0][1]
+                if gap > 2 * max(height, 6.0):
+                    break
+                taken.append(rows[i])
+                i += step
+            if len(taken) >= 2 and any(r[2] >= 2 for r in taken):
+                x0 = min(r[0][0] for r in taken)
+                x1 = max(r[0][2] for r in taken)
+                y0 = min(r[0][1] for r in taken)
+                y1 = max(r[0][3] for r in taken)
+                out.append((x0 - 2, y0 - 1, x1 + 2, y1 + 1))
+                break
+    return out
