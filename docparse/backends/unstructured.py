@@ -61,6 +61,7 @@ from docparse.backends.base import (
     TextSpan,
     load_pymupdf,
 )
+from docparse.backends.pdfplumber import guard_reference_cycles
 from docparse.errors import (
     ConfigError,
     CorruptDocumentError,
@@ -166,6 +167,9 @@ def _unstructured() -> Any:
         pdf_module: Any = importlib.import_module("unstructured.partition.pdf")
     except ImportError as exc:
         raise MissingDependencyError("the unstructured backend", INSTALL, cause=exc) from exc
+    # unstructured reads the text layer with pdfminer, which loops for ever on
+    # a reference cycle (see the pdfplumber backend's guard).
+    guard_reference_cycles()
     nlp = load_spacy_model()
     # unstructured calls the module-level ``_get_nlp`` on every classification; replacing it
     # means its download-and-install fallback (``_load_spacy_model``) is never reached.

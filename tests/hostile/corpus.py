@@ -320,6 +320,38 @@ def _pdf_zero_pages(d: Path, base: Path) -> None:
     )
 
 
+@case(
+    "pdf_reference_cycle",
+    "reference-cycle.pdf",
+    PDF,
+    ("ok",),
+    "page content objects that are references to each other (`6 0 R` -> `7 0 R` -> `6 0 R`) "
+    "or to themselves, between two text streams (pdfminer looped on these for ever)",
+)
+def _pdf_reference_cycle(d: Path, base: Path) -> None:
+    _put(d, reference_cycle_pdf())
+
+
+def reference_cycle_pdf() -> bytes:
+    """One page whose /Contents holds a 2-cycle and a self-reference between two text streams."""
+    before = b"BT /F1 10 Tf 10 60 Td (Text before the cycle.) Tj ET"
+    after = b"BT /F1 10 Tf 10 30 Td (Text after the cycle.) Tj ET"
+    return _assemble_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Count 1 /Kids [4 0 R] >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents [5 0 R 6 0 R 8 0 R 9 0 R] >>",
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(before), before),
+            b"7 0 R",
+            b"6 0 R",
+            b"8 0 R",
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(after), after),
+        ]
+    )
+
+
 def _assemble_pdf(objs: list[bytes]) -> bytes:
     """A PDF with objects 1..n (object 1 the catalog) and a correct xref table."""
     out = io.BytesIO()
