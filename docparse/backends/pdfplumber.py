@@ -41,7 +41,7 @@ from docparse.backends.base import (
     ruled_off_plausible,
     text_line_count,
 )
-from docparse.errors import CorruptDocumentError, MissingDependencyError
+from docparse.errors import CorruptDocumentError, MissingDependencyError, ParseTimeoutError
 from docparse.model import BBox
 
 log = logging.getLogger(__name__)
@@ -440,6 +440,35 @@ def guard_reference_cycles() -> None:
     PDFDocument.getobj = getobj  # type: ignore[method-assign]
 
 
+def _time_limit_inside(exc: BaseException) -> ParseTimeoutError | None:
+    """The ``parse(timeout=...)`` alarm that a library wrapped, if ``exc`` is one.
+
+    The alarm raises :class:`ParseTimeoutError` wherever Python code runs;
+    pdfplumber re-raises everything pdfminer raises as ``PdfminerException(e)``,
+    so without this the backend's handlers would report a slow page as corrupt.
+    """
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo:
+        e = todo.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, ParseTimeoutError):
+            return e
+        todo.extend(a for a in e.args if isinstance(a, BaseException))
+        todo.extend(x for x in (e.__cause__, e.__context__) if x is not None)
+    return None
+
+
+def _corrupt(path: Path, message: str, exc: BaseException) -> Exception:
+    """A :class:`CorruptDocumentError`, or the time limit when that is what ``exc`` hides."""
+    timeout = _time_limit_inside(exc)
+    if timeout is not None:
+        return timeout
+    return CorruptDocumentError(path, message, cause=exc)
+
+
 class PdfplumberBackend(PdfBackend):
     """PDF backend on pdfplumber: slower than PyMuPDF, pure Python, good tables."""
 
@@ -473,16 +502,17 @@ class PdfplumberBackend(PdfBackend):
         except PDFPasswordIncorrect as exc:
             raise encrypted_error(path, wrong_password=config.password is not None) from exc
         except (PDFSyntaxError, PdfminerException) as exc:
-            raise CorruptDocumentError(path, f"cannot be parsed as a PDF: {exc}") from exc
+            raise _corrupt(path, f"cannot be parsed as a PDF: {exc}", exc) from exc
         try:
             # PyMuPDF (the preflight) repairs a broken xref table; pdfminer may
             # then see fewer pages, or none, of the same file.
             try:
                 n_read = len(pdf.pages)
             except page_tree_errors as exc:
-                raise CorruptDocumentError(
+                raise _corrupt(
                     path,
                     f"the page objects cannot be read by pdfplumber: {type(exc).__name__}: {exc}",
+                    exc,
                 ) from exc
             if n_read < info.last:
                 raise CorruptDocumentError(
@@ -495,20 +525,23 @@ class PdfplumberBackend(PdfBackend):
                 try:
                     yield self._page(page, index, config)
                 except (PdfminerException, MalformedPDFException) as exc:
-                    raise CorruptDocumentError(
-                        path, f"page {index + 1} cannot be read by pdfminer: {exc}"
+                    raise _corrupt(
+                        path, f"page {index + 1} cannot be read by pdfminer: {exc}", exc
                     ) from exc
                 finally:
                     page.close()
         except PdfminerException as exc:
-            raise CorruptDocumentError(path, f"cannot be parsed as a PDF: {exc}") from exc
+            raise _corrupt(path, f"cannot be parsed as a PDF: {exc}", exc) from exc
         finally:
             try:
                 pdf.close()
-            except page_tree_errors:
+            except page_tree_errors as exc:
                 # close() walks the page tree again and fails on the page that
                 # was just reported; only the file handle is left to release.
                 pdf.stream.close()
+                timeout = _time_limit_inside(exc)
+                if timeout is not None:
+                    raise timeout from None
 
     def _page(self, page: Any, index: int, config: PdfplumberConfig) -> PageContent:
         words = page.extract_words(

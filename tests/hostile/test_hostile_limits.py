@@ -1,22 +1,31 @@
-"""Hangs inside the PDF libraries.
+"""Hangs and time limits inside the PDF libraries.
 
 * pdfminer (pdfplumber, unstructured's ``fast``) followed an indirect object
   that is a reference to itself, or a chain that comes back to itself, for
   ever; :func:`docparse.backends.pdfplumber.guard_reference_cycles` reads it
   as null.
+* The ``timeout`` option raises :class:`~docparse.ParseTimeoutError` from a
+  SIGALRM handler inside library code; pdfplumber wrapped it in its own
+  exception (reported as a corrupt page) and unstructured catches
+  ``Exception`` in places (the limit was lost). It must come out as
+  ``ParseTimeoutError``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import logging
 import time
+import zlib
 from pathlib import Path
 
 import pytest
 
 import docparse
+from docparse.backends.base import TimeLimitKept
+from docparse.errors import CorruptDocumentError, ParseTimeoutError
 
 from .corpus import _assemble_pdf, reference_cycle_pdf
 
@@ -87,3 +96,114 @@ def test_reference_cycle_between_content_streams_parses(tmp_path: Path, backend:
     path.write_bytes(reference_cycle_pdf())
     doc = docparse.parse(path, backend=backend, config={"timeout": 60})
     assert [u.text for u in doc.units] == ["Text before the cycle.", "Text after the cycle."]
+
+
+# ---------------------------------------------------------------- the time limit
+
+
+def _slow_pdf(path: Path) -> Path:
+    """One page that pdfminer needs several seconds for (200 000 empty text objects)."""
+    stream = zlib.compress(b"BT /F1 8 Tf 10 50 Td (Slow page.) Tj ET\n" + b"BT ET " * 200_000)
+    path.write_bytes(
+        _assemble_pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Count 1 /Kids [4 0 R] >>",
+                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] "
+                b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+                b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream"
+                % (len(stream), stream),
+            ]
+        )
+    )
+    return path
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("backend", [_backend(b) for b in ("pdfplumber", "unstructured")])
+def test_time_limit_inside_pdfminer_is_a_timeout(tmp_path: Path, backend: str) -> None:
+    _skip_without(backend)
+    path = _slow_pdf(tmp_path / "slow.pdf")
+    if backend == "unstructured":
+        docparse.parse(path, backend=backend)  # import unstructured and spaCy outside the limit
+    start = time.monotonic()
+    with pytest.raises(ParseTimeoutError) as info:
+        docparse.parse(path, backend=backend, config={"timeout": 1})
+    assert time.monotonic() - start < 10
+    assert info.value.path == str(path)
+    assert "longer than 1 s" in info.value.message
+
+
+@pytest.mark.timeout(60)
+def test_pdfplumber_page_handler_passes_the_time_limit_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The alarm arriving inside pdfminer's interpreter, deterministically."""
+    from pdfminer.pdfinterp import PDFPageInterpreter
+
+    path = tmp_path / "cycle.pdf"
+    path.write_bytes(reference_cycle_pdf())
+
+    def alarm(self: object, page: object) -> None:
+        raise ParseTimeoutError(path, "parsing took longer than 1 s")
+
+    monkeypatch.setattr(PDFPageInterpreter, "process_page", alarm)
+    with pytest.raises(ParseTimeoutError):
+        docparse.parse(path, backend="pdfplumber")
+
+    def broken(self: object, page: object) -> None:
+        raise ValueError("a broken content stream")
+
+    monkeypatch.setattr(PDFPageInterpreter, "process_page", broken)
+    with pytest.raises(CorruptDocumentError, match="page 1 cannot be read by pdfminer"):
+        docparse.parse(path, backend="pdfplumber")
+
+
+def _busy(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+@pytest.mark.timeout(30)
+def test_time_limit_kept_when_a_library_swallows_it(tmp_path: Path) -> None:
+    from docparse.api import _time_limit
+
+    path = tmp_path / "x.pdf"
+
+    def swallowing_library() -> None:
+        # What unstructured's pypdf complexity check does with any exception.
+        with contextlib.suppress(Exception):
+            _busy(2)
+        _busy(20)  # without the repeat the parse would go on here, unlimited
+
+    start = time.monotonic()
+    with pytest.raises(ParseTimeoutError), _time_limit(path, 0.2), TimeLimitKept():
+        swallowing_library()
+    assert time.monotonic() - start < 3
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("ending", ["wrapped", "late_result"])
+def test_time_limit_kept_replaces_what_hid_it(tmp_path: Path, ending: str) -> None:
+    from docparse.api import _time_limit
+
+    path = tmp_path / "x.pdf"
+
+    def library() -> str:
+        try:
+            _busy(2)
+        except Exception as exc:  # a library's catch-all
+            if ending == "wrapped":
+                raise RuntimeError("library failed") from exc
+        return "a result after the deadline"
+
+    with pytest.raises(ParseTimeoutError), _time_limit(path, 0.2), TimeLimitKept():
+        library()
+
+
+def test_time_limit_kept_does_nothing_without_a_limit() -> None:
+    with TimeLimitKept() as kept:
+        _busy(0.05)
+    assert kept.fired is None
