@@ -436,10 +436,37 @@ def load_pymupdf() -> Any:
     return importlib.import_module("pymupdf")
 
 
+#: The longest page side (points) read as a page: ten times the 14 400 units
+#: (200 in) that PDF allows (ISO 32000-1 Annex C; larger drawings use /UserUnit).
+#: A /MediaBox beyond it is damage: unstructured sizes a histogram by the page's
+#: coordinates (a 10^19-point box: "negative dimensions", 10^12: MemoryError),
+#: and float precision at that scale garbles pdfminer's words.
+MAX_PAGE_SIDE = 144_000.0
+
+
+def check_page_sizes(path: Path, doc: Any, info: PdfInfo) -> None:
+    """:class:`CorruptDocumentError` for a page in the window larger than :data:`MAX_PAGE_SIDE`."""
+    pymupdf = load_pymupdf()
+    for index in info.page_indices:
+        try:
+            box = doc.page_cropbox(index)
+        except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase):
+            continue  # a broken page dictionary: the backend names the page when it reads it
+        width, height = abs(float(box.width)), abs(float(box.height))
+        if not (width <= MAX_PAGE_SIDE and height <= MAX_PAGE_SIDE):
+            limit = f"{MAX_PAGE_SIDE:,.0f}".replace(",", " ")
+            raise CorruptDocumentError(
+                path,
+                f"page {index + 1} is {width:.4g} x {height:.4g} pt, larger than any page "
+                f"(PDF allows 14 400 pt a side; over {limit} pt is taken as a damaged page box)",
+            )
+
+
 def preflight(path: Path, config: PdfConfig) -> PdfInfo:
     """Check a PDF with PyMuPDF (a core dependency) before a backend parses it.
 
-    Raises :class:`CorruptDocumentError` (not a PDF, truncated, unreadable),
+    Raises :class:`CorruptDocumentError` (not a PDF, truncated, unreadable,
+    a page box larger than :data:`MAX_PAGE_SIDE`),
     :class:`EncryptedDocumentError` (no or wrong password),
     :class:`EmptyDocumentError` (zero pages). Returns the page window.
     """
@@ -462,7 +489,9 @@ def preflight(path: Path, config: PdfConfig) -> PdfInfo:
             raise CorruptDocumentError(
                 path, f"the page tree cannot be read: {exc}", cause=exc
             ) from exc
-        return page_window(path, n_pages, config.pages)
+        info = page_window(path, n_pages, config.pages)
+        check_page_sizes(path, doc, info)
+        return info
     finally:
         doc.close()
 

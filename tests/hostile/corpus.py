@@ -499,6 +499,47 @@ def _pdf_huge_page(d: Path, base: Path) -> None:
     _put(d, _text_pdf(1, "A single line on a huge page.", size=(14400, 14400)))
 
 
+def two_lines_pdf(mediabox: bytes = b"0 0 300 300", first_x: bytes = b"20") -> bytes:
+    """One page with two lines of text, the first at ``first_x`` (PDF number syntax)."""
+    content = (
+        b"BT /F1 10 Tf %s 50 Td (Some words here.) Tj ET "
+        b"BT /F1 10 Tf 20 20 Td (Second line of text.) Tj ET" % first_x
+    )
+    return _assemble_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Count 1 /Kids [4 0 R] >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [%s] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>" % mediabox,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        ]
+    )
+
+
+@case(
+    "pdf_page_box_absurd",
+    "absurd-page-box.pdf",
+    PDF,
+    ("CorruptDocumentError",),
+    "`/MediaBox [0 0 10^12 10^12]` (unstructured: `MemoryError`; 10^19: raw `ValueError`)",
+)
+def _pdf_page_box_absurd(d: Path, base: Path) -> None:
+    _put(d, two_lines_pdf(mediabox=b"0 0 1000000000000 1000000000000"))
+
+
+@case(
+    "pdf_text_off_page",
+    "text-off-page.pdf",
+    PDF,
+    ("ok",),
+    "a line of text placed at x = 10^19 on a 300 pt page, and one on the page "
+    "(unstructured: raw `ValueError: array is too big`)",
+)
+def _pdf_text_off_page(d: Path, base: Path) -> None:
+    _put(d, two_lines_pdf(first_x=b"10000000000000000000"))
+
+
 # ---------------------------------------------------------------- LaTeX
 
 TEX = ("tex",)

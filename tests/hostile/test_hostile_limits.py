@@ -1,4 +1,4 @@
-"""Hangs and time limits inside the PDF libraries.
+"""Hangs, time limits and absurd geometry inside the PDF libraries.
 
 * pdfminer (pdfplumber, unstructured's ``fast``) followed an indirect object
   that is a reference to itself, or a chain that comes back to itself, for
@@ -9,6 +9,10 @@
   exception (reported as a corrupt page) and unstructured catches
   ``Exception`` in places (the limit was lost). It must come out as
   ``ParseTimeoutError``.
+* unstructured's reading-order sort sizes a histogram by the largest
+  coordinate: text at x = 10^19 gave a raw ``ValueError: array is too big``
+  (a 10-minute ``fuzz_unstructured`` finding), a 10^19 page box ``negative
+  dimensions``, 10^10-10^12 a ``MemoryError``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import docparse
 from docparse.backends.base import TimeLimitKept
 from docparse.errors import CorruptDocumentError, ParseTimeoutError
 
-from .corpus import _assemble_pdf, reference_cycle_pdf
+from .corpus import _assemble_pdf, reference_cycle_pdf, two_lines_pdf
 
 PDF_BACKENDS = ("pymupdf", "pdfplumber", "unstructured")
 
@@ -207,3 +211,59 @@ def test_time_limit_kept_does_nothing_without_a_limit() -> None:
     with TimeLimitKept() as kept:
         _busy(0.05)
     assert kept.fired is None
+
+
+# ---------------------------------------------------------------- absurd geometry
+
+_FAR = b"10000000000000000000"  # 10^19
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("backend", [_backend(b) for b in PDF_BACKENDS])
+@pytest.mark.parametrize("first_x", [_FAR, b"10000000000"], ids=["x=1e19", "x=1e10"])
+def test_text_far_off_the_page(tmp_path: Path, backend: str, first_x: bytes) -> None:
+    _skip_without(backend)
+    path = tmp_path / "far.pdf"
+    path.write_bytes(two_lines_pdf(first_x=first_x))
+    texts = [u.text for u in docparse.parse(path, backend=backend).units]
+    if backend == "pdfplumber":  # pdfminer keeps off-page text; nothing sizes arrays by it
+        assert texts[-1] == "Second line of text."
+    else:  # dropped, as MuPDF does
+        assert texts == ["Second line of text."]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("backend", [_backend(b) for b in PDF_BACKENDS])
+@pytest.mark.parametrize("side", [_FAR, b"1000000000000", b"144001"])
+def test_page_box_beyond_any_page_is_corrupt(tmp_path: Path, backend: str, side: bytes) -> None:
+    _skip_without(backend)
+    path = tmp_path / "box.pdf"
+    path.write_bytes(two_lines_pdf(mediabox=b"0 0 %s %s" % (side, side)))
+    with pytest.raises(CorruptDocumentError, match=r"page 1 is .* pt, larger than any page"):
+        docparse.parse(path, backend=backend)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("backend", [_backend(b) for b in PDF_BACKENDS])
+def test_largest_page_box_taken_as_a_page_parses(tmp_path: Path, backend: str) -> None:
+    _skip_without(backend)
+    path = tmp_path / "box.pdf"
+    path.write_bytes(two_lines_pdf(mediabox=b"0 0 144000 144000"))
+    texts = [u.text for u in docparse.parse(path, backend=backend).units]
+    assert "Second line of text." in texts
+
+
+def test_drop_far_elements_keeps_elements_without_coordinates_and_drops_nan() -> None:
+    from types import SimpleNamespace
+
+    from docparse.backends.unstructured import _drop_far_elements
+
+    def element(points: object) -> SimpleNamespace:
+        coords = None if points is None else SimpleNamespace(points=points)
+        return SimpleNamespace(metadata=SimpleNamespace(coordinates=coords, page_number=1))
+
+    on_page = element(((10.0, 10.0), (10.0, 20.0), (50.0, 20.0), (50.0, 10.0)))
+    no_box = element(None)
+    nan = element(((float("nan"), 10.0), (10.0, 20.0), (50.0, 20.0), (50.0, 10.0)))
+    far = element(((1e19, 10.0), (1e19, 20.0), (1e19, 20.0), (1e19, 10.0)))
+    assert _drop_far_elements([[on_page, no_box, nan, far], []]) == [[on_page, no_box], []]
