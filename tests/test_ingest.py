@@ -30,7 +30,7 @@ def _real_files(max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
         if (
             p.is_file()
             and ext in _READABLE
-            and not {"golden", "regressions", "fuzz-pending"} & set(p.parts)
+            and not {"golden", "regressions"} & set(p.parts)
             and p.stat().st_size <= max_bytes
             and len(picked.setdefault(ext, [])) < per_ext
         ):

@@ -23,11 +23,14 @@ assembly then trusts the role instead of guessing from fonts.
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from docparse.config import ParserConfig
@@ -37,6 +40,7 @@ from docparse.errors import (
     EmptyDocumentError,
     EncryptedDocumentError,
     ParseError,
+    ParseTimeoutError,
     cause_text,
 )
 from docparse.model import BBox, Document, Format
@@ -347,10 +351,37 @@ def load_pymupdf() -> Any:
     return importlib.import_module("pymupdf")
 
 
+#: The longest page side (points) read as a page: ten times the 14 400 units
+#: (200 in) that PDF allows (ISO 32000-1 Annex C; larger drawings use /UserUnit).
+#: A /MediaBox beyond it is damage: unstructured sizes a histogram by the page's
+#: coordinates (a 10^19-point box: "negative dimensions", 10^12: MemoryError),
+#: and float precision at that scale garbles pdfminer's words.
+MAX_PAGE_SIDE = 144_000.0
+
+
+def check_page_sizes(path: Path, doc: Any, info: PdfInfo) -> None:
+    """:class:`CorruptDocumentError` for a page in the window larger than :data:`MAX_PAGE_SIDE`."""
+    pymupdf = load_pymupdf()
+    for index in info.page_indices:
+        try:
+            box = doc.page_cropbox(index)
+        except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase):
+            continue  # a broken page dictionary: the backend names the page when it reads it
+        width, height = abs(float(box.width)), abs(float(box.height))
+        if not (width <= MAX_PAGE_SIDE and height <= MAX_PAGE_SIDE):
+            limit = f"{MAX_PAGE_SIDE:,.0f}".replace(",", " ")
+            raise CorruptDocumentError(
+                path,
+                f"page {index + 1} is {width:.4g} x {height:.4g} pt, larger than any page "
+                f"(PDF allows 14 400 pt a side; over {limit} pt is taken as a damaged page box)",
+            )
+
+
 def preflight(path: Path, config: PdfConfig) -> PdfInfo:
     """Check a PDF with PyMuPDF (a core dependency) before a backend parses it.
 
-    Raises :class:`CorruptDocumentError` (not a PDF, truncated, unreadable),
+    Raises :class:`CorruptDocumentError` (not a PDF, truncated, unreadable,
+    a page box larger than :data:`MAX_PAGE_SIDE`),
     :class:`EncryptedDocumentError` (no or wrong password),
     :class:`EmptyDocumentError` (zero pages). Returns the page window.
     """
@@ -375,7 +406,9 @@ def preflight(path: Path, config: PdfConfig) -> PdfInfo:
             raise CorruptDocumentError(
                 path, f"the page tree cannot be read: {exc}", cause=exc
             ) from exc
-        return page_window(path, n_pages, config.pages)
+        info = page_window(path, n_pages, config.pages)
+        check_page_sizes(path, doc, info)
+        return info
     finally:
         doc.close()
 
@@ -398,6 +431,64 @@ def no_text_layer(path: Path, pages: list[int], n_read: int) -> list[str]:
         return [NO_TEXT_LAYER]
     log.info("%s: pages without text: %s", path, pages)
     return [f"{NO_TEXT_LAYER}:pages={','.join(map(str, pages))}"]
+
+
+#: Seconds between repeats of a time-limit alarm that a library caught.
+_REFIRE = 0.05
+
+
+class TimeLimitKept:
+    """Keep the ``parse(config={"timeout": ...})`` alarm from being lost in a library.
+
+    The limit is a SIGALRM handler (``docparse.api``) that raises
+    :class:`ParseTimeoutError` in whatever Python code is running. PDF
+    libraries catch or wrap it: pdfplumber re-raises every pdfminer exception
+    as ``PdfminerException`` (which a backend would report as a corrupt page),
+    and unstructured's pypdf complexity check ends in ``except Exception:
+    return False``, after which the one-shot alarm is spent and the parse runs
+    on without a limit. Inside this context the armed handler is wrapped: the
+    first timeout it raises is kept, the alarm repeats every
+    :data:`_REFIRE` seconds until it gets out of the library, and on exit the
+    kept timeout is raised in place of whatever the body ended in (an error
+    that hid it, or a late result). Does nothing when no Python handler is
+    armed or outside the main thread.
+    """
+
+    def __init__(self) -> None:
+        self.fired: ParseTimeoutError | None = None
+        self._outer: Callable[[int, FrameType | None], Any] | None = None
+
+    def __enter__(self) -> TimeLimitKept:
+        handler = signal.getsignal(signal.SIGALRM)
+        if callable(handler) and threading.current_thread() is threading.main_thread():
+            self._outer = handler
+            signal.signal(signal.SIGALRM, self._on_alarm)
+        return self
+
+    def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
+        assert self._outer is not None
+        try:
+            self._outer(signum, frame)
+        except ParseTimeoutError as exc:
+            if self.fired is None:
+                self.fired = exc
+            signal.setitimer(signal.ITIMER_REAL, _REFIRE)
+            raise
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._outer is None:
+            return
+        if self.fired is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self._outer)
+        self._outer = None
+        if self.fired is not None and not isinstance(exc, ParseTimeoutError):
+            raise self.fired
 
 
 # --------------------------------------------------------------------------- backend base
@@ -424,16 +515,17 @@ class PdfBackend(ABC):
         from docparse.builder import build_document
 
         path = Path(path)
-        info = preflight(path, config)
-        result = assemble(self.iter_pages(path, config, info), config, path=path)
-        flags = list(result.flags)
-        flags += no_text_layer(path, result.pages_without_text, info.last - info.first)
-        return build_document(
-            path=path,
-            format="pdf",
-            backend=self.name,
-            drafts=result.drafts,
-            title=result.title,
-            n_pages=info.n_pages,
-            flags=flags,
-        )
+        with TimeLimitKept():
+            info = preflight(path, config)
+            result = assemble(self.iter_pages(path, config, info), config, path=path)
+            flags = list(result.flags)
+            flags += no_text_layer(path, result.pages_without_text, info.last - info.first)
+            return build_document(
+                path=path,
+                format="pdf",
+                backend=self.name,
+                drafts=result.drafts,
+                title=result.title,
+                n_pages=info.n_pages,
+                flags=flags,
+            )

@@ -9,9 +9,11 @@ are freed and memory does not grow with the page count.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import logging
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -46,8 +48,15 @@ from docparse.backends.tables import (
     split_stacked_rows,
     text_line_count,
 )
-from docparse.errors import CorruptDocumentError, MissingDependencyError
+from docparse.errors import (
+    CorruptDocumentError,
+    MissingDependencyError,
+    ParseTimeoutError,
+    cause_text,
+)
 from docparse.model import BBox
+
+log = logging.getLogger(__name__)
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 
@@ -556,6 +565,109 @@ def _box(t: TableRegion) -> tuple[float, float, float, float]:
 _THIN = 2.0
 
 
+#: Marks pdfminer's ``PDFDocument.getobj`` once :func:`guard_reference_cycles` wrapped it.
+_GUARDED = "_docparse_reference_cycle_guard"
+
+
+def guard_reference_cycles() -> None:
+    """Make pdfminer read an indirect object whose reference chain loops as null.
+
+    pdfminer's ``resolve1`` follows ``N 0 R`` until it reaches something that is
+    not a reference, with no cycle check, and its lenient object parser can turn
+    a mangled object into a bare reference to itself (object 13 whose damaged
+    body ends in ``... 13 0 R``). Every use of that object then spins in
+    ``resolve1`` for ever, hundreds of thousands of cached look-ups a second
+    (fuzz findings ``fixtures/regressions/pdfplumber/reference-cycle-*.pdf``:
+    a content stream, a page object). A chain that comes back to an object it passed has no value;
+    like a reference to a missing object (PDF 32000-1 7.3.10) it is read as
+    null: ``getobj`` raises pdfminer's own ``PDFObjectNotFound``, which every
+    ``resolve`` already turns into its default. MuPDF (the ``pymupdf``
+    backend) treats such chains the same way.
+
+    The wrapper sits on the class because pdfplumber and unstructured both
+    build their ``PDFDocument`` inside their own code (and resolve ``/Root``
+    and ``/Info`` in its constructor). It changes nothing for a chain that ends.
+    Idempotent.
+    """
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfexceptions import PDFObjectNotFound
+    from pdfminer.pdftypes import PDFObjRef
+
+    original: Callable[[PDFDocument, int], object] = PDFDocument.getobj
+    if getattr(original, _GUARDED, False):
+        return
+
+    def loops(doc: PDFDocument, objid: int, ref: object) -> bool:
+        # Per document: chains already walked, so a long chain that ends is
+        # walked once, not once per link.
+        ending: set[int] = doc.__dict__.setdefault("_docparse_chain_ends", set())
+        looping: set[int] = doc.__dict__.setdefault("_docparse_chain_loops", set())
+        if objid in ending:
+            return False
+        if objid in looping:
+            return True
+        chain = [objid]
+        seen = {objid}
+        while isinstance(ref, PDFObjRef) and ref.objid not in ending:
+            if ref.objid in looping or ref.objid in seen:
+                looping.update(chain)
+                shown = " -> ".join(map(str, chain[:8])) + (" -> ..." if len(chain) > 8 else "")
+                log.warning(
+                    "PDF object %d never resolves (reference cycle %s -> %d); read as null",
+                    objid,
+                    shown,
+                    ref.objid,
+                )
+                return True
+            chain.append(ref.objid)
+            seen.add(ref.objid)
+            try:
+                ref = original(doc, ref.objid)
+            except PDFObjectNotFound:
+                break
+        ending.update(chain)
+        return False
+
+    @functools.wraps(original)
+    def getobj(self: PDFDocument, objid: int) -> object:
+        obj = original(self, objid)
+        if isinstance(obj, PDFObjRef) and loops(self, objid, obj):
+            raise PDFObjectNotFound(objid)
+        return obj
+
+    setattr(getobj, _GUARDED, True)
+    PDFDocument.getobj = getobj  # type: ignore[method-assign]
+
+
+def _time_limit_inside(exc: BaseException) -> ParseTimeoutError | None:
+    """The ``parse(timeout=...)`` alarm that a library wrapped, if ``exc`` is one.
+
+    The alarm raises :class:`ParseTimeoutError` wherever Python code runs;
+    pdfplumber re-raises everything pdfminer raises as ``PdfminerException(e)``,
+    so without this the backend's handlers would report a slow page as corrupt.
+    """
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo:
+        e = todo.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, ParseTimeoutError):
+            return e
+        todo.extend(a for a in e.args if isinstance(a, BaseException))
+        todo.extend(x for x in (e.__cause__, e.__context__) if x is not None)
+    return None
+
+
+def _corrupt(path: Path, message: str, exc: BaseException) -> Exception:
+    """A :class:`CorruptDocumentError`, or the time limit when that is what ``exc`` hides."""
+    timeout = _time_limit_inside(exc)
+    if timeout is not None:
+        return timeout
+    return CorruptDocumentError(path, message, cause=exc)
+
+
 class PdfplumberBackend(PdfBackend):
     """PDF backend on pdfplumber: slower than PyMuPDF, pure Python, good tables."""
 
@@ -583,21 +695,25 @@ class PdfplumberBackend(PdfBackend):
             KeyError,
             AttributeError,
         )
+        guard_reference_cycles()
         try:
             pdf = pdfplumber.open(path, password=config.password or "")
         except PDFPasswordIncorrect as exc:
             raise encrypted_error(path, wrong_password=config.password is not None) from exc
         except (PDFSyntaxError, PdfminerException) as exc:
-            raise CorruptDocumentError(path, f"cannot be parsed as a PDF: {exc}") from exc
+            raise _corrupt(
+                path, f"{path} cannot be parsed as a PDF: {cause_text(exc, path)}", exc
+            ) from exc
         try:
             # PyMuPDF (the preflight) repairs a broken xref table; pdfminer may
             # then see fewer pages, or none, of the same file.
             try:
                 n_read = len(pdf.pages)
             except page_tree_errors as exc:
-                raise CorruptDocumentError(
+                raise _corrupt(
                     path,
                     f"the page objects cannot be read by pdfplumber: {type(exc).__name__}: {exc}",
+                    exc,
                 ) from exc
             if n_read < info.last:
                 raise CorruptDocumentError(
@@ -610,20 +726,25 @@ class PdfplumberBackend(PdfBackend):
                 try:
                     yield self._page(page, index, config)
                 except (PdfminerException, MalformedPDFException) as exc:
-                    raise CorruptDocumentError(
-                        path, f"page {index + 1} cannot be read by pdfminer: {exc}"
+                    raise _corrupt(
+                        path, f"page {index + 1} cannot be read by pdfminer: {exc}", exc
                     ) from exc
                 finally:
                     page.close()
         except PdfminerException as exc:
-            raise CorruptDocumentError(path, f"cannot be parsed as a PDF: {exc}") from exc
+            raise _corrupt(
+                path, f"{path} cannot be parsed as a PDF: {cause_text(exc, path)}", exc
+            ) from exc
         finally:
             try:
                 pdf.close()
-            except page_tree_errors:
+            except page_tree_errors as exc:
                 # close() walks the page tree again and fails on the page that
                 # was just reported; only the file handle is left to release.
                 pdf.stream.close()
+                timeout = _time_limit_inside(exc)
+                if timeout is not None:
+                    raise timeout from None
 
     def _page(self, page: Any, index: int, config: PdfplumberConfig) -> PageContent:
         words = page.extract_words(

@@ -50,6 +50,7 @@ from typing import Any, ClassVar, Literal
 
 from docparse.backends.base import (
     ELEMENT_ROLES,
+    MAX_PAGE_SIDE,
     Block,
     BlockRole,
     Line,
@@ -61,6 +62,7 @@ from docparse.backends.base import (
     TextSpan,
     load_pymupdf,
 )
+from docparse.backends.pdfplumber import guard_reference_cycles
 from docparse.errors import (
     ConfigError,
     CorruptDocumentError,
@@ -166,11 +168,14 @@ def _unstructured() -> Any:
         pdf_module: Any = importlib.import_module("unstructured.partition.pdf")
     except ImportError as exc:
         raise MissingDependencyError("the unstructured backend", INSTALL, cause=exc) from exc
+    # unstructured reads the text layer with pdfminer, which loops for ever on
+    # a reference cycle (see the pdfplumber backend's guard).
+    guard_reference_cycles()
     nlp = load_spacy_model()
     # unstructured calls the module-level ``_get_nlp`` on every classification; replacing it
     # means its download-and-install fallback (``_load_spacy_model``) is never reached.
     tokenize._get_nlp = lambda: nlp
-    _record_swallowed_errors(pdf_module)
+    _wrap_extractable_elements(pdf_module)
     return pdf_module
 
 
@@ -180,23 +185,66 @@ _swallowed: contextvars.ContextVar[BaseException | None] = contextvars.ContextVa
 )
 
 
-def _record_swallowed_errors(pdf_module: Any) -> None:
-    """Record what ``extractable_elements`` raises: ``partition_pdf`` logs it at debug
-    level and returns no elements, which would make a broken file look empty."""
+#: Element coordinates (points) beyond this lie off any page the preflight lets
+#: through (a page side is at most ``MAX_PAGE_SIDE``; one more side of margin).
+_COORDINATE_LIMIT = 2 * MAX_PAGE_SIDE
+
+
+def _near_page(element: Any) -> bool:
+    coords = getattr(element.metadata, "coordinates", None)
+    if coords is None or not coords.points:
+        return True
+    # Written so that NaN counts as far.
+    return all(
+        -_COORDINATE_LIMIT <= float(v) <= _COORDINATE_LIMIT for p in coords.points for v in p
+    )
+
+
+def _drop_far_elements(pages: list[list[Any]]) -> list[list[Any]]:
+    """Each page's text elements without those placed far off the page.
+
+    A text matrix can put text at x = 10^19 on a 300 pt page. No viewer shows
+    it (MuPDF drops it), and unstructured's XY-cut reading-order sort makes a
+    histogram as long as the largest coordinate: raw ``ValueError: array is too
+    big`` from numba at 10^19, ``MemoryError`` from 10^10, gigabytes below.
+    """
+    out = []
+    for elements in pages:
+        kept = [el for el in elements if _near_page(el)]
+        if len(kept) < len(elements):
+            log.warning(
+                "page %s: %d text element(s) at coordinates beyond +-%.0f pt (off any page) "
+                "dropped",
+                getattr(elements[0].metadata, "page_number", "?"),
+                len(elements) - len(kept),
+                _COORDINATE_LIMIT,
+            )
+        out.append(kept)
+    return out
+
+
+def _wrap_extractable_elements(pdf_module: Any) -> None:
+    """Wrap unstructured's pdfminer text extraction (``extractable_elements``).
+
+    What it raises is recorded: ``partition_pdf`` logs it at debug level and
+    returns no elements, which would make a broken file look empty. What it
+    returns loses the elements far off the page (:func:`_drop_far_elements`)
+    before unstructured sorts them.
+    """
     original = pdf_module.extractable_elements
     if getattr(original, "_docparse_wrapped", False):
         return
 
     @functools.wraps(original)
-    def recording(*args: Any, **kwargs: Any) -> Any:
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
         try:
-            return original(*args, **kwargs)
+            return _drop_far_elements(original(*args, **kwargs))
         except Exception as exc:  # re-raised below; only recorded here
             _swallowed.set(exc)
             raise
 
-    recording._docparse_wrapped = True  # type: ignore[attr-defined]
-    pdf_module.extractable_elements = recording
+    wrapped._docparse_wrapped = True  # type: ignore[attr-defined]
+    pdf_module.extractable_elements = wrapped
 
 
 def check_hi_res_model(model_name: str | None, *, path: Path | None = None) -> str:

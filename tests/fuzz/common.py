@@ -85,3 +85,18 @@ def make_target(parser: str) -> Callable[[bytes], None]:
         doc.to_json()  # the output must serialise
 
     return test_one_input
+
+
+def warm_up(test_one_input: Callable[[bytes], None], parser: str) -> None:
+    """Run the target once on the parser's first seed, before libFuzzer times inputs.
+
+    The first ``unstructured`` parse imports unstructured and spaCy and has
+    numba compile unstructured's XY-cut sort: 13-16 s here, so libFuzzer
+    reported whichever input came first as a ``slow-unit`` (it parses in
+    0.02 s once warm).
+    """
+    from tests.fuzz.seeds import write_seeds
+
+    with tempfile.TemporaryDirectory() as d:
+        write_seeds(parser, Path(d))
+        test_one_input(min(Path(d).iterdir()).read_bytes())

@@ -8,10 +8,11 @@ import sys
 
 import atheris
 
-from tests.fuzz.common import instrument, make_target
+from tests.fuzz.common import instrument, make_target, warm_up
 
 if __name__ == "__main__":
     instrument("unstructured")
     TestOneInput = make_target("unstructured")
+    warm_up(TestOneInput, "unstructured")
     atheris.Setup(sys.argv, TestOneInput)
     atheris.Fuzz()

@@ -320,6 +320,38 @@ def _pdf_zero_pages(d: Path, base: Path) -> None:
     )
 
 
+@case(
+    "pdf_reference_cycle",
+    "reference-cycle.pdf",
+    PDF,
+    ("ok",),
+    "page content objects that are references to each other (`6 0 R` -> `7 0 R` -> `6 0 R`) "
+    "or to themselves, between two text streams (pdfminer looped on these for ever)",
+)
+def _pdf_reference_cycle(d: Path, base: Path) -> None:
+    _put(d, reference_cycle_pdf())
+
+
+def reference_cycle_pdf() -> bytes:
+    """One page whose /Contents holds a 2-cycle and a self-reference between two text streams."""
+    before = b"BT /F1 10 Tf 10 60 Td (Text before the cycle.) Tj ET"
+    after = b"BT /F1 10 Tf 10 30 Td (Text after the cycle.) Tj ET"
+    return _assemble_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Count 1 /Kids [4 0 R] >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents [5 0 R 6 0 R 8 0 R 9 0 R] >>",
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(before), before),
+            b"7 0 R",
+            b"6 0 R",
+            b"8 0 R",
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(after), after),
+        ]
+    )
+
+
 def _assemble_pdf(objs: list[bytes]) -> bytes:
     """A PDF with objects 1..n (object 1 the catalog) and a correct xref table."""
     out = io.BytesIO()
@@ -465,6 +497,47 @@ def _pdf_many_pages(d: Path, base: Path) -> None:
 )
 def _pdf_huge_page(d: Path, base: Path) -> None:
     _put(d, _text_pdf(1, "A single line on a huge page.", size=(14400, 14400)))
+
+
+def two_lines_pdf(mediabox: bytes = b"0 0 300 300", first_x: bytes = b"20") -> bytes:
+    """One page with two lines of text, the first at ``first_x`` (PDF number syntax)."""
+    content = (
+        b"BT /F1 10 Tf %s 50 Td (Some words here.) Tj ET "
+        b"BT /F1 10 Tf 20 20 Td (Second line of text.) Tj ET" % first_x
+    )
+    return _assemble_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Count 1 /Kids [4 0 R] >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [%s] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>" % mediabox,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        ]
+    )
+
+
+@case(
+    "pdf_page_box_absurd",
+    "absurd-page-box.pdf",
+    PDF,
+    ("CorruptDocumentError",),
+    "`/MediaBox [0 0 10^12 10^12]` (unstructured: `MemoryError`; 10^19: raw `ValueError`)",
+)
+def _pdf_page_box_absurd(d: Path, base: Path) -> None:
+    _put(d, two_lines_pdf(mediabox=b"0 0 1000000000000 1000000000000"))
+
+
+@case(
+    "pdf_text_off_page",
+    "text-off-page.pdf",
+    PDF,
+    ("ok",),
+    "a line of text placed at x = 10^19 on a 300 pt page, and one on the page "
+    "(unstructured: raw `ValueError: array is too big`)",
+)
+def _pdf_text_off_page(d: Path, base: Path) -> None:
+    _put(d, two_lines_pdf(first_x=b"10000000000000000000"))
 
 
 # ---------------------------------------------------------------- LaTeX

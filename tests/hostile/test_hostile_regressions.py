@@ -94,3 +94,11 @@ def test_target_reports_a_raw_exception_behind_the_api_wrapper(
 
     monkeypatch.setattr(TxtParser, "parse", typed)
     _target("txt")(b"text")  # a deliberate DocparseError is accepted
+
+
+def test_warm_up_runs_the_target_once_on_a_seed() -> None:
+    from tests.fuzz.common import warm_up
+
+    seen: list[bytes] = []
+    warm_up(seen.append, "unstructured")
+    assert len(seen) == 1 and seen[0].startswith(b"%PDF-")
