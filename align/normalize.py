@@ -15,6 +15,7 @@ so that evidence given as markup becomes exactly what the twin parse holds.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from array import array
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import Literal
 
 from docparse.errors import MissingDependencyError
+
+log = logging.getLogger(__name__)
 
 Markup = Literal["latex", "html"]
 
@@ -195,8 +198,15 @@ def math_to_text(tex: str) -> str:
     and twin text compare with a PDF best in this form. Uses pylatexenc.
     """
     from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latexwalker import LatexWalkerError
 
-    return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
+    try:
+        return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
+    except (LatexWalkerError, TypeError, IndexError, KeyError, AttributeError) as exc:
+        # pylatexenc's macro callbacks assume well-formed arguments (a bare
+        # "\input" raises TypeError); the source is then the closest text.
+        log.debug("math not converted (%s: %s): %r", type(exc).__name__, exc, tex[:80])
+        return tex
 
 
 _HYPHEN_HINT = re.compile(r"[A-Za-z0-9]-\s")

@@ -1624,9 +1624,12 @@ class _Converter:
     def _math(self, node: lw.LatexMathNode) -> None:
         verbatim = _strip_comments(_node_verbatim(node))
         delims = getattr(node, "delimiters", None)
-        if delims and not verbatim.rstrip().endswith(delims[1]):
+        body = verbatim.strip()[len(delims[0]) : -len(delims[1]) or None] if delims else ""
+        unbalanced = len(re.findall(r"(?<!\\)\{", body)) != len(re.findall(r"(?<!\\)\}", body))
+        if delims and (not verbatim.rstrip().endswith(delims[1]) or unbalanced):
             # Tolerant parsing ran an unclosed "$$" or "\[" to the end of the
-            # input; what follows is not math, so it is read as text.
+            # input, or took a "$" inside an unclosed group for the closing one
+            # ("${$\textbf{$"); what follows is not math, so it is read as text.
             self._raw(str(delims[0]))
             self.walk(node.nodelist)
             return

@@ -39,7 +39,11 @@ def main(argv: list[str] | None = None) -> int:
             if got == "ok":
                 got = "clean parse" + (f" (flags: {', '.join(out.flags)})" if out.flags else "")
             else:
-                msg = out.message.split(": ", 1)[-1].replace(str(base), "...")
+                msg = out.message
+                if out.error_path:
+                    # The file's name is enough in the table; the folder is a temp dir.
+                    msg = msg.replace(out.error_path, Path(out.error_path).name)
+                msg = msg.replace(str(base), "...")
                 got = f"`{got}`: {msg[:110]}"
             if issues:
                 got += f" **FAILS: {'; '.join(issues)}**"
