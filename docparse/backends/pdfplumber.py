@@ -35,6 +35,7 @@ from docparse.backends.tables import (
     banded_regions,
     caption_regions,
     column_edges,
+    columns_within,
     grid_fill,
     is_rule,
     numeric_fraction,
@@ -377,15 +378,8 @@ def _region_tables(
     words: list[Mapping[str, Any]],
     columns: list[float] | None = None,
 ) -> list[TableRegion]:
-    """The table in a region known to hold one, rows from text lines.
-
-    With drawn ``columns`` (x positions), those are the columns. Otherwise
-    the text strategy finds columns from the word alignments and the
-    explicit strategy from the word gaps no line covers
-    (:func:`column_edges`), and the grid with fewer empty cells wins (split
-    cells leave holes). A grid is kept only if it has two columns of short
-    cells.
-    """
+    """The table in a region known to hold one: the same reading as the PyMuPDF
+    backend's ``_region_grids``, with pdfplumber's explicit lines and crop."""
     area = page.crop(clip, relative=False, strict=False)
     text = _settings(config, _TEXT)
     text.update(min_words_vertical=2, min_words_horizontal=1)
@@ -394,12 +388,8 @@ def _region_tables(
         for w in words
         if clip[1] <= (w["top"] + w["bottom"]) / 2 <= clip[3]
     ]
-    if columns and boxes:
-        # Outer lines just outside the words: rows found from text end at the
-        # words, and a column line beyond them would meet no row edge.
-        lo = min(b[0] for b in boxes) - 1
-        hi = max(b[2] for b in boxes) + 1
-        columns = [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
+    if columns:
+        columns = columns_within(columns, boxes)
         if len(columns) >= 3:
             explicit = dict(text, vertical_strategy="explicit", explicit_vertical_lines=columns)
             return _clip_regions(area, explicit, words)

@@ -31,6 +31,7 @@ from docparse.backends.tables import (
     banded_regions,
     caption_regions,
     column_edges,
+    columns_within,
     grid_fill,
     is_rule,
     numeric_fraction,
@@ -235,24 +236,20 @@ def _region_grids(
 ) -> list[Grid]:
     """The table in a region known to hold one, rows from text lines.
 
-    With drawn ``columns`` (x positions), those are the columns. Otherwise
-    the text strategy finds columns from the word alignments and the
-    explicit strategy from the word gaps no line covers
-    (:func:`column_edges`), and the grid with fewer empty cells wins (split
-    cells leave holes). A grid is kept only if it has two columns of short
-    cells.
+    With drawn ``columns`` (x positions), those are the columns
+    (:func:`columns_within`). Otherwise the text strategy finds columns from
+    the word alignments and the explicit strategy from the word gaps no line
+    covers (:func:`column_edges`), and the grid with fewer empty cells wins
+    (split cells leave holes). A grid is kept only if it has two columns of
+    short cells.
     """
     # The region's top and bottom as rows' edges: a header line set apart
     # from the rest would otherwise fall outside the text strategy's rows.
     bounds = {"horizontal_lines": [clip[1] + 0.5, clip[3] - 0.5]}
     if columns:
-        # Outer lines just outside the words: rows found from text end at the
-        # words, and a column line beyond them would meet no row edge.
-        xs = [(w[0], w[2]) for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3]]
-        if xs:
-            lo = min(x for x, _ in xs) - 1
-            hi = max(x for _, x in xs) + 1
-            columns = [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
+        columns = columns_within(
+            columns, (w[:4] for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3])
+        )
     if columns and len(columns) >= 3:
         explicit = {
             "vertical_strategy": "explicit",

@@ -604,3 +604,19 @@ def caption_regions(
                 out.append((x0 - 2, y0 - 1, x1 + 2, y1 + 1))
                 break
     return out
+
+
+def columns_within(columns: Sequence[float], word_boxes: Iterable[Box]) -> list[float]:
+    """Drawn column lines of a region, closed just outside its words.
+
+    Rows found from text lines end at the words: a column line beyond them
+    meets no row edge and leaves its column one tall cell. The lines strictly
+    inside the words' extent are kept, with one line a point outside each end.
+    Empty when the region holds no words.
+    """
+    boxes = list(word_boxes)
+    if not boxes:
+        return []
+    lo = min(b[0] for b in boxes) - 1
+    hi = max(b[2] for b in boxes) + 1
+    return [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
