@@ -32,6 +32,7 @@ from docparse.backends.base import (
 )
 from docparse.backends.tables import (
     TABLE_MARGIN,
+    TextLine,
     banded_regions,
     caption_regions,
     column_edges,
@@ -296,24 +297,30 @@ def table_regions(
     found = list(_strategy_regions(page, config, words))
     if config.table_strategy == "text":
         return tuple(found)
-    found = _join_bands(page, config, found, words)
-    for t in [*ruled_off_tables(page, config, words), *_captioned_tables(page, config, words)]:
+    # The page's text lines, made once for the three region finders below.
+    lines = _text_lines(words)
+    found = _join_bands(page, config, found, words, lines)
+    extra = [
+        *ruled_off_tables(page, config, words, lines),
+        *_captioned_tables(page, config, words, lines),
+    ]
+    for t in extra:
         if not any(_overlaps(t.bbox, f.bbox) for f in found):
             found.append(t)
     return tuple(found)
 
 
 def _captioned_tables(
-    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]], lines: list[TextLine]
 ) -> list[TableRegion]:
     """Tables with no lines at all, found next to their caption (:func:`caption_regions`)."""
     out: list[TableRegion] = []
-    for clip in caption_regions(_text_lines(words), float(page.width)):
+    for clip in caption_regions(lines, float(page.width)):
         out.extend(_region_tables(page, config, clip, words))
     return out
 
 
-def _text_lines(words: list[Mapping[str, Any]]) -> list[tuple[tuple[float, ...], str]]:
+def _text_lines(words: list[Mapping[str, Any]]) -> list[TextLine]:
     return [
         ((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text)
         for ln in lines_from_words(words)
@@ -321,9 +328,13 @@ def _text_lines(words: list[Mapping[str, Any]]) -> list[tuple[tuple[float, ...],
 
 
 def _join_bands(
-    page: Any, config: PdfplumberConfig, found: list[TableRegion], words: list[Mapping[str, Any]]
+    page: Any,
+    config: PdfplumberConfig,
+    found: list[TableRegion],
+    words: list[Mapping[str, Any]],
+    lines: list[TextLine],
 ) -> list[TableRegion]:
-    regions = banded_regions([_box(t) for t in found], _text_lines(words))
+    regions = banded_regions([_box(t) for t in found], lines)
     if not regions:
         return found
     drop: set[int] = set()
@@ -352,7 +363,7 @@ def _overlaps(a: BBox, b: BBox) -> bool:
 
 
 def ruled_off_tables(
-    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]], lines: list[TextLine]
 ) -> list[TableRegion]:
     """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
 
@@ -366,7 +377,7 @@ def ruled_off_tables(
     if len(rules) < 2:
         return []
     out: list[TableRegion] = []
-    for clip in rule_bounded_regions(rules, _text_lines(words), float(page.height)):
+    for clip in rule_bounded_regions(rules, lines, float(page.height)):
         out.extend(_region_tables(page, config, clip, words))
     return out
 

@@ -28,6 +28,7 @@ from docparse.backends.base import (
 )
 from docparse.backends.tables import (
     TABLE_MARGIN,
+    TextLine,
     banded_regions,
     caption_regions,
     column_edges,
@@ -156,23 +157,28 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     found = _strategy_tables(page, config, words)
     if config.table_strategy == "text":
         return found
-    found = _join_bands(page, found, words)
-    for g in [*ruled_off_tables(page, config, words), *_captioned_tables(page, words)]:
+    # The page's text lines, made once for the three region finders below.
+    lines = _text_lines(words)
+    found = _join_bands(page, found, words, lines)
+    extra = [*ruled_off_tables(page, config, words, lines), *_captioned_tables(page, words, lines)]
+    for g in extra:
         if not any(_overlaps(g[0], f[0]) for f in found):
             found.append(g)
     return found
 
 
-def _captioned_tables(page: Any, words: list[Any]) -> list[Grid]:
+def _captioned_tables(page: Any, words: list[Any], lines: list[TextLine]) -> list[Grid]:
     """Tables with no lines at all, found next to their caption (:func:`caption_regions`)."""
     grids: list[Grid] = []
-    for clip in caption_regions(_text_lines(words), float(page.rect.width)):
+    for clip in caption_regions(lines, float(page.rect.width)):
         grids.extend(_region_grids(page, clip, words))
     return grids
 
 
-def _join_bands(page: Any, found: list[Grid], words: list[Any]) -> list[Grid]:
-    regions = banded_regions([g[0] for g in found], _text_lines(words))
+def _join_bands(
+    page: Any, found: list[Grid], words: list[Any], lines: list[TextLine]
+) -> list[Grid]:
+    regions = banded_regions([g[0] for g in found], lines)
     if not regions:
         return found
     drop: set[int] = set()
@@ -200,7 +206,7 @@ def _overlaps(a: Any, b: Any) -> bool:
     return bool(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
 
 
-def _text_lines(words: list[Any]) -> list[tuple[tuple[float, ...], str]]:
+def _text_lines(words: list[Any]) -> list[TextLine]:
     groups: dict[tuple[int, int], list[Any]] = {}
     for w in words:
         groups.setdefault((w[5], w[6]), []).append(w)
@@ -212,7 +218,9 @@ def _text_lines(words: list[Any]) -> list[tuple[tuple[float, ...], str]]:
     return out
 
 
-def ruled_off_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
+def ruled_off_tables(
+    page: Any, config: PyMuPDFConfig, words: list[Any], lines: list[TextLine]
+) -> list[Grid]:
     """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
 
     Each region is read by :func:`_region_grids`.
@@ -224,7 +232,7 @@ def ruled_off_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list
             rules.append((float(r.x0), float(r.y0 + r.y1) / 2, float(r.x1)))
     if len(rules) < 2:
         return []
-    regions = rule_bounded_regions(rules, _text_lines(words), float(page.rect.height))
+    regions = rule_bounded_regions(rules, lines, float(page.rect.height))
     grids: list[Grid] = []
     for clip in regions:
         grids.extend(_region_grids(page, clip, words))

@@ -251,6 +251,8 @@ def grid_fill(grids: Iterable[tuple[Any, Sequence[Sequence[str]]]]) -> float:
 # ---------------------------------------------------------------- choosing and repairing grids
 
 Box = Sequence[float]
+#: A text line of a page as the backends give it to the region finders: ``(bbox, text)``.
+TextLine = tuple[tuple[float, ...], str]
 
 
 def _iou(a: Box, b: Box) -> float:
