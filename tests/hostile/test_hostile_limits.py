@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import logging
 import time
@@ -32,6 +31,7 @@ from docparse.backends.base import TimeLimitKept
 from docparse.errors import CorruptDocumentError, ParseTimeoutError
 
 from .corpus import _assemble_pdf, reference_cycle_pdf, two_lines_pdf
+from .test_hostile_parse import skip_without
 
 PDF_BACKENDS = ("pymupdf", "pdfplumber", "unstructured")
 
@@ -39,11 +39,6 @@ PDF_BACKENDS = ("pymupdf", "pdfplumber", "unstructured")
 def _backend(name: str) -> object:
     marks = [pytest.mark.unstructured] if name == "unstructured" else []
     return pytest.param(name, marks=marks, id=name)
-
-
-def _skip_without(backend: str) -> None:
-    if backend == "unstructured" and importlib.util.find_spec("unstructured") is None:
-        pytest.skip("unstructured is not installed")
 
 
 # ---------------------------------------------------------------- reference cycles
@@ -95,7 +90,7 @@ def test_pdfminer_follows_a_long_reference_chain_that_ends() -> None:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("backend", [_backend(b) for b in PDF_BACKENDS])
 def test_reference_cycle_between_content_streams_parses(tmp_path: Path, backend: str) -> None:
-    _skip_without(backend)
+    skip_without(backend)
     path = tmp_path / "cycle.pdf"
     path.write_bytes(reference_cycle_pdf())
     doc = docparse.parse(path, backend=backend, config={"timeout": 60})
@@ -127,7 +122,7 @@ def _slow_pdf(path: Path) -> Path:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("backend", [_backend(b) for b in ("pdfplumber", "unstructured")])
 def test_time_limit_inside_pdfminer_is_a_timeout(tmp_path: Path, backend: str) -> None:
-    _skip_without(backend)
+    skip_without(backend)
     path = _slow_pdf(tmp_path / "slow.pdf")
     if backend == "unstructured":
         docparse.parse(path, backend=backend)  # import unstructured and spaCy outside the limit
@@ -222,7 +217,7 @@ _FAR = b"10000000000000000000"  # 10^19
 @pytest.mark.parametrize("backend", [_backend(b) for b in PDF_BACKENDS])
 @pytest.mark.parametrize("first_x", [_FAR, b"10000000000"], ids=["x=1e19", "x=1e10"])
 def test_text_far_off_the_page(tmp_path: Path, backend: str, first_x: bytes) -> None:
-    _skip_without(backend)
+    skip_without(backend)
     path = tmp_path / "far.pdf"
     path.write_bytes(two_lines_pdf(first_x=first_x))
     texts = [u.text for u in docparse.parse(path, backend=backend).units]
@@ -236,7 +231,7 @@ def test_text_far_off_the_page(tmp_path: Path, backend: str, first_x: bytes) -> 
 @pytest.mark.parametrize("backend", [_backend(b) for b in PDF_BACKENDS])
 @pytest.mark.parametrize("side", [_FAR, b"1000000000000", b"144001"])
 def test_page_box_beyond_any_page_is_corrupt(tmp_path: Path, backend: str, side: bytes) -> None:
-    _skip_without(backend)
+    skip_without(backend)
     path = tmp_path / "box.pdf"
     path.write_bytes(two_lines_pdf(mediabox=b"0 0 %s %s" % (side, side)))
     with pytest.raises(CorruptDocumentError, match=r"page 1 is .* pt, larger than any page"):
@@ -246,7 +241,7 @@ def test_page_box_beyond_any_page_is_corrupt(tmp_path: Path, backend: str, side:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("backend", [_backend(b) for b in PDF_BACKENDS])
 def test_largest_page_box_taken_as_a_page_parses(tmp_path: Path, backend: str) -> None:
-    _skip_without(backend)
+    skip_without(backend)
     path = tmp_path / "box.pdf"
     path.write_bytes(two_lines_pdf(mediabox=b"0 0 144000 144000"))
     texts = [u.text for u in docparse.parse(path, backend=backend).units]

@@ -8,11 +8,12 @@ fuzzer runs it, it must now end in a clean parse or a ``DocparseError``.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+
+from .test_hostile_parse import skip_without
 
 ROOT = Path(__file__).resolve().parents[2]
 REGRESSIONS = ROOT / "fixtures" / "regressions"
@@ -44,8 +45,7 @@ def _regressions() -> list[object]:
 
 
 def _target(parser: str):  # type: ignore[no-untyped-def]
-    if parser == "unstructured" and importlib.util.find_spec("unstructured") is None:
-        pytest.skip("unstructured is not installed")
+    skip_without(parser)
     from tests.fuzz.common import make_target
 
     return make_target(parser)
