@@ -39,6 +39,7 @@ from docparse.backends.tables import (
     columns_within,
     grid_fill,
     is_rule,
+    join_strips,
     numeric_fraction,
     open_sides,
     plausible_table,
@@ -47,6 +48,7 @@ from docparse.backends.tables import (
     rich_table,
     rule_bounded_regions,
     ruled_off_plausible,
+    shading_columns,
     split_stacked_rows,
     text_line_count,
 )
@@ -337,25 +339,13 @@ def _join_bands(
     regions = banded_regions([_box(t) for t in found], lines)
     if not regions:
         return found
-    drop: set[int] = set()
-    joined: list[TableRegion] = []
-    fills = [r for r in page.rects if r.get("fill")]
-    for clip, strips in regions:
-        # The shading is drawn cell by cell: its edges are the author's columns.
-        columns = sorted(
-            {
-                round(float(r[x]), 1)
-                for r in fills
-                if clip[1] <= r["top"] and r["bottom"] <= clip[3]
-                for x in ("x0", "x1")
-            }
-        )
-        grids = _region_tables(page, config, clip, words, columns)
-        if grids:
-            joined.extend(grids)
-            drop.update(strips)
-    kept = [t for i, t in enumerate(found) if i not in drop]
-    return sorted(kept + joined, key=lambda t: (t.bbox.y0, t.bbox.x0))
+    fills = [(r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects if r.get("fill")]
+    return join_strips(
+        found,
+        regions,
+        lambda clip: _region_tables(page, config, clip, words, shading_columns(fills, clip)),
+        lambda t: (t.bbox.y0, t.bbox.x0),
+    )
 
 
 def _overlaps(a: BBox, b: BBox) -> bool:

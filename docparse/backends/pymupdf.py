@@ -35,6 +35,7 @@ from docparse.backends.tables import (
     columns_within,
     grid_fill,
     is_rule,
+    join_strips,
     numeric_fraction,
     plausible_table,
     prefer_fuller_grids,
@@ -42,6 +43,7 @@ from docparse.backends.tables import (
     rich_table,
     rule_bounded_regions,
     ruled_off_plausible,
+    shading_columns,
     split_stacked_rows,
     text_line_count,
 )
@@ -181,25 +183,13 @@ def _join_bands(
     regions = banded_regions([g[0] for g in found], lines)
     if not regions:
         return found
-    drop: set[int] = set()
-    joined: list[Grid] = []
-    fills = [d["rect"] for d in page.get_drawings() if d.get("fill") is not None]
-    for clip, strips in regions:
-        # The shading is drawn cell by cell: its edges are the author's columns.
-        columns = sorted(
-            {
-                round(float(x), 1)
-                for r in fills
-                if clip[1] <= r.y0 and r.y1 <= clip[3]
-                for x in (r.x0, r.x1)
-            }
-        )
-        grids = _region_grids(page, clip, words, columns)
-        if grids:
-            joined.extend(grids)
-            drop.update(strips)
-    kept = [g for i, g in enumerate(found) if i not in drop]
-    return sorted(kept + joined, key=lambda g: (g[0][1], g[0][0]))
+    fills = [tuple(d["rect"]) for d in page.get_drawings() if d.get("fill") is not None]
+    return join_strips(
+        found,
+        regions,
+        lambda clip: _region_grids(page, clip, words, shading_columns(fills, clip)),
+        lambda g: (g[0][1], g[0][0]),
+    )
 
 
 def _overlaps(a: Any, b: Any) -> bool:

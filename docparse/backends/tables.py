@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 _NUMERIC = re.compile(r"\d")
 #: Share of the page height at the top and bottom left out of table detection:
@@ -622,3 +622,43 @@ def columns_within(columns: Sequence[float], word_boxes: Iterable[Box]) -> list[
     lo = min(b[0] for b in boxes) - 1
     hi = max(b[2] for b in boxes) + 1
     return [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
+
+
+G = TypeVar("G")
+
+
+def shading_columns(fills: Iterable[Box], clip: Box) -> list[float]:
+    """Column positions of a striped table: the x edges of the filled boxes inside ``clip``.
+
+    Zebra shading is drawn cell by cell, so its edges are the author's columns.
+    """
+    return sorted(
+        {
+            round(float(x), 1)
+            for f in fills
+            if clip[1] <= f[1] and f[3] <= clip[3]
+            for x in (f[0], f[2])
+        }
+    )
+
+
+def join_strips(
+    found: Sequence[G],
+    regions: Sequence[tuple[tuple[float, float, float, float], list[int]]],
+    read: Callable[[tuple[float, float, float, float]], list[G]],
+    top_left: Callable[[G], tuple[float, float]],
+) -> list[G]:
+    """``found`` with the strips of each :func:`banded_regions` region replaced by ``read(region)``.
+
+    A region whose reading finds no table keeps its strips. The result is in
+    reading order of the grids' top-left corners.
+    """
+    drop: set[int] = set()
+    joined: list[G] = []
+    for clip, strips in regions:
+        grids = read(clip)
+        if grids:
+            joined.extend(grids)
+            drop.update(strips)
+    kept = [g for i, g in enumerate(found) if i not in drop]
+    return sorted([*kept, *joined], key=top_left)
