@@ -43,7 +43,7 @@ from docparse.errors import (
     ParseTimeoutError,
     cause_text,
 )
-from docparse.model import BBox, Document, Format
+from docparse.model import BBox, Document, Format, PageInfo
 
 if TYPE_CHECKING:
     from docparse.builder import UnitDraft
@@ -219,6 +219,9 @@ class PageContent:
     page set sideways with ``/Rotate 90`` then reads left to right) and pass
     ``rotation=0``; a backend that only has unrotated coordinates passes the
     page's ``/Rotate``. ``images`` are boxes of raster images.
+    ``n_unmapped`` counts the glyphs whose font maps them to no text; they
+    are already left out of the blocks' and tables' text (see
+    :mod:`docparse.backends.glyphs`).
     """
 
     number: int
@@ -228,6 +231,14 @@ class PageContent:
     blocks: tuple[Block, ...] = ()
     tables: tuple[TableRegion, ...] = ()
     images: tuple[BBox, ...] = ()
+    n_unmapped: int = 0
+
+    @property
+    def n_chars(self) -> int:
+        """Non-space characters of the text layer, unmapped glyphs included."""
+        return self.n_unmapped + sum(
+            len(s.text) - s.text.count(" ") for b in self.blocks for ln in b.lines for s in ln.spans
+        )
 
     @property
     def has_text(self) -> bool:
@@ -258,6 +269,7 @@ class Assembly:
     n_pages: int = 0
     pages_without_text: list[int] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    pages: list[PageInfo] = field(default_factory=list)
 
 
 def assemble(pages: Iterable[PageContent], config: PdfConfig, *, path: str | Path) -> Assembly:
@@ -510,6 +522,18 @@ class PdfBackend(ABC):
         """One :class:`PageContent` per page of ``info.page_indices``, in order,
         releasing the library's page objects as it goes."""
 
+    def document_title(self, path: Path, config: Any, info: PdfInfo) -> str | None:
+        """The title on page 1, for a parse of a page range that starts later.
+
+        The title describes the document, not the pages read, so page 1 is
+        read (text only) as a full parse would read it.
+        """
+        import dataclasses
+
+        first = dataclasses.replace(config, pages=(1, 1), tables=False)
+        one = PdfInfo(info.n_pages, 0, 1)
+        return assemble(self.iter_pages(path, first, one), first, path=path).title
+
     def parse(self, path: Path, config: Any) -> Document:
         """Parse ``path`` into a document (see the module docstring)."""
         from docparse.builder import build_document
@@ -518,6 +542,7 @@ class PdfBackend(ABC):
         with TimeLimitKept():
             info = preflight(path, config)
             result = assemble(self.iter_pages(path, config, info), config, path=path)
+            title = result.title if info.first == 0 else self.document_title(path, config, info)
             flags = list(result.flags)
             flags += no_text_layer(path, result.pages_without_text, info.last - info.first)
             return build_document(
@@ -525,7 +550,8 @@ class PdfBackend(ABC):
                 format="pdf",
                 backend=self.name,
                 drafts=result.drafts,
-                title=result.title,
+                title=title,
                 n_pages=info.n_pages,
                 flags=flags,
+                pages=result.pages,
             )

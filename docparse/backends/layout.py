@@ -46,7 +46,7 @@ from docparse.backends.base import (
 )
 from docparse.backends.tables import is_data_row
 from docparse.builder import UnitDraft
-from docparse.model import BBox, CellSpan, Provenance, Table, UnitKind
+from docparse.model import BBox, CellSpan, PageInfo, Provenance, Table, UnitKind
 
 # --------------------------------------------------------------------------- text helpers
 
@@ -595,8 +595,10 @@ def _classify(pages: Sequence[_Page], body: float) -> str | None:
     """Assign kinds and heading levels; return the document title if found."""
     title: str | None = None
     heading_sizes: set[float] = set()
-    # Title: the largest text near the top of the first page read.
-    if pages and body > 0:
+    # Title: the largest text near the top of the document's first page (a
+    # page range starting later has no title; the backend finds it on page 1).
+    on_first = bool(pages) and pages[0].number == 1
+    if on_first and body > 0:
         first = pages[0]
         cands = [
             it
@@ -635,7 +637,7 @@ def _classify(pages: Sequence[_Page], body: float) -> str | None:
                 it.kind = "table"
                 continue
             text = it.text
-            if it.role == "title" and title is None:
+            if it.role == "title" and title is None and on_first:
                 it.kind = "title"
                 title = text
                 continue
@@ -706,9 +708,11 @@ def assemble_pages(
     """Implementation of :func:`docparse.backends.base.assemble`."""
     recs: list[_Page] = []
     no_text: list[int] = []
+    infos: list[PageInfo] = []
     for page in pages:
         if not page.has_text:
             no_text.append(page.number)
+        infos.append(PageInfo(page.number, page.n_chars, page.n_unmapped))
         recs.append(page_items(page, config))
     body = _body_size(recs)
     if config.remove_headers:
@@ -777,6 +781,7 @@ def assemble_pages(
         title=title,
         n_pages=len(recs),
         pages_without_text=no_text,
+        pages=infos,
     )
 
 
