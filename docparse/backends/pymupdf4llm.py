@@ -28,14 +28,13 @@ from docparse.backends.base import (
     PdfConfig,
     TextSpan,
     TimeLimitKept,
-    encrypted_error,
-    load_pymupdf,
+    open_pymupdf,
     preflight,
 )
 from docparse.backends.layout import expand_ligatures, join_lines, vocabulary
 from docparse.backends.tables import is_data_row
 from docparse.builder import UnitDraft, build_document
-from docparse.errors import CorruptDocumentError, MissingDependencyError, cause_text
+from docparse.errors import MissingDependencyError
 from docparse.model import BBox, Document, Format, Provenance, Table, UnitKind
 from docparse.structure import SectionStack, link_table_captions
 
@@ -176,16 +175,8 @@ class PyMuPDF4LLMBackend:
 
     def to_json(self, path: Path, config: PyMuPDF4LLMConfig, pages: Sequence[int]) -> Any:
         """pymupdf4llm's JSON of the 0-based ``pages`` of ``path`` (OCR off), as a dict."""
-        pymupdf = load_pymupdf()
+        doc = open_pymupdf(path, config.password)
         try:
-            doc = pymupdf.open(path, filetype="pdf")
-        except (RuntimeError, ValueError) as exc:
-            raise CorruptDocumentError(
-                path, f"{path} cannot be opened as a PDF: {cause_text(exc, path)}", cause=exc
-            ) from exc
-        try:
-            if doc.needs_pass and not doc.authenticate(config.password or ""):
-                raise encrypted_error(path, wrong_password=config.password is not None)
             chatter = io.StringIO()
             # pymupdf4llm prints progress notes on stdout, which is a CLI's output.
             with contextlib.redirect_stdout(chatter):
