@@ -39,6 +39,7 @@ _BUILTIN: dict[str, str] = {
     "txt": "docparse.formats.txt:TxtParser",
     "s2orc": "docparse.formats.s2orc:S2orcParser",
     "jats": "docparse.formats.jats:JatsParser",
+    "markdown": "docparse.formats.markdown:MarkdownParser",
     "pymupdf": "docparse.backends.pymupdf:PyMuPDFBackend",
     "pdfplumber": "docparse.backends.pdfplumber:PdfplumberBackend",
     "unstructured": "docparse.backends.unstructured:UnstructuredBackend",

@@ -53,6 +53,10 @@ class SectionStack:
         self._open.append((level, title))
         return parent
 
+    def reset(self, path: Sequence[str]) -> None:
+        """Make ``path`` the open sections, at levels 1, 2, ..."""
+        self._open = [(i + 1, t) for i, t in enumerate(path)]
+
 
 def link_table_captions(drafts: Sequence[UnitDraft], pages: Sequence[int | None] = ()) -> None:
     """Link each table caption draft to the nearest table draft (both ways).
