@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from docparse.model import Document, SourceUnit, Table
-from docparse.structure import SectionStack
+from docparse.structure import CAPTION, SectionStack
 
 #: ASCII punctuation that Markdown (CommonMark, pipe tables, math, HTML,
 #: entities) may read as syntax inside a line; a backslash keeps it literal.
@@ -32,10 +32,6 @@ _SPECIAL = re.compile(r"([\\`*_<>#|$&!~])")
 _BRACKETS = str.maketrans({"[": "&#91;", "]": "&#93;"})
 #: At the start of a block these begin a list, quote, heading or break.
 _LEADING = re.compile(r"^(\d+)([.)])(\s|$)|^([-+=])")
-_CAPTION = re.compile(
-    r"^\s*(?:figure|fig\.|table|tab\.|chart|exhibit|listing|algorithm)\s*(?:[A-Z]?\d+|[IVXL]+)\b",
-    re.IGNORECASE,
-)
 
 
 def escape(text: str) -> str:
@@ -127,7 +123,7 @@ def _block(u: SourceUnit) -> tuple[str | None, str]:
         return None, f"{fence}\n{text}\n{fence}"
     if u.kind == "equation" and "$$" not in text:
         return None, f"$$\n{text}\n$$"
-    natural = "caption" if _CAPTION.match(text) else "paragraph"
+    natural = "caption" if CAPTION.match(text) else "paragraph"
     return (None if u.kind == natural else u.kind), escape(text)
 
 

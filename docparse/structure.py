@@ -14,6 +14,11 @@ from collections.abc import Sequence
 
 from docparse.builder import UnitDraft
 
+#: A paragraph that starts like a caption ("Figure 3:", "Table 2.", "Fig. 1").
+CAPTION = re.compile(
+    r"^\s*(?:figure|fig\.|table|tab\.|chart|exhibit|listing|algorithm)\s*(?:[A-Z]?\d+|[IVXL]+)\b",
+    re.IGNORECASE,
+)
 #: A caption that names a table ("Table 2:", "TABLE II.", "Tab. 3").
 TABLE_CAPTION = re.compile(r"^\s*(?:table|tab\.)\s*(?:[A-Z]?\d+|[IVXL]+)\b", re.IGNORECASE)
 

@@ -47,7 +47,11 @@ def units_key(doc: Document) -> list[tuple[object, ...]]:
 def round_trip(doc: Document) -> Document:
     reader = parse_markdown_text(doc.to_markdown())
     return build_document(
-        path=doc.source_path, format="markdown", backend="markdown", drafts=reader.drafts, doc_id="x"
+        path=doc.source_path,
+        format="markdown",
+        backend="markdown",
+        drafts=reader.drafts,
+        doc_id="x",
     )
 
 
@@ -119,11 +123,15 @@ def test_round_trip_pdf_parse_with_page_markers() -> None:
     assert [d.provenance[0].page for d in back.drafts] == [u.page for u in doc.content_units()]
 
 
-_TEXT = st.lists(
-    st.sampled_from([*"ab Z9.-+=*_[]()\\$`#|<>&!~:{}é", "Table 1:", "1. ", "$x$", "<!--"]),
-    min_size=1,
-    max_size=12,
-).map("".join).filter(lambda t: t.strip() != "")
+_TEXT = (
+    st.lists(
+        st.sampled_from([*"ab Z9.-+=*_[]()\\$`#|<>&!~:{}é", "Table 1:", "1. ", "$x$", "<!--"]),
+        min_size=1,
+        max_size=12,
+    )
+    .map("".join)
+    .filter(lambda t: t.strip() != "")
+)
 
 
 #: Cells as tables hold them: whitespace collapsed, possibly empty.

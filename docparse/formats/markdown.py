@@ -44,7 +44,7 @@ from docparse.config import ParserConfig, resolve_config
 from docparse.errors import MissingDependencyError
 from docparse.formats._encoding import decode_text, read_source
 from docparse.model import UNIT_KINDS, CellSpan, Document, Format, Provenance, Table, UnitKind
-from docparse.structure import SectionStack, link_table_captions
+from docparse.structure import CAPTION, SectionStack, link_table_captions
 
 INSTALL = "pip install 'docparse[markdown]'"
 
@@ -67,10 +67,6 @@ _RULE_PAGE = re.compile(
     r"^\s*-{3,}\s*end of page\W*(?:page_number\W*)?(?P<n>\d+)\s*-{3,}\s*$", re.I
 )
 _HINT = re.compile(r"^\s*<!--\s*docparse:\s*(?P<json>\{.*\})\s*-->\s*$", re.DOTALL)
-_CAPTION = re.compile(
-    r"^\s*(?:figure|fig\.|table|tab\.|chart|exhibit|listing|algorithm)\s*(?:[A-Z]?\d+|[IVXL]+)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +373,7 @@ class _Reader:
             kind: UnitKind = "quote"
         elif context and context[-1] == "footnote":
             kind = "footnote"
-        elif _CAPTION.match(text):
+        elif CAPTION.match(text):
             kind = "caption"
         else:
             kind = "paragraph"
@@ -430,7 +426,7 @@ class _Reader:
             for alt in alts:
                 self.add("caption", alt, alt)
         if text and text not in captions:
-            self.add("caption" if _CAPTION.match(text) else "paragraph", text, html)
+            self.add("caption" if CAPTION.match(text) else "paragraph", text, html)
         for caption in captions:
             self.add("caption", caption, caption)
 
