@@ -40,6 +40,7 @@ _BUILTIN: dict[str, str] = {
     "s2orc": "docparse.formats.s2orc:S2orcParser",
     "jats": "docparse.formats.jats:JatsParser",
     "markdown": "docparse.formats.markdown:MarkdownParser",
+    "docling": "docparse.formats.docling:DoclingParser",
     "pymupdf": "docparse.backends.pymupdf:PyMuPDFBackend",
     "pdfplumber": "docparse.backends.pdfplumber:PdfplumberBackend",
     "unstructured": "docparse.backends.unstructured:UnstructuredBackend",
