@@ -35,9 +35,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
+    """The checkout's ``fixtures/`` folder: the one place tests find their input files."""
     return FIXTURES
+
+
+def _fixture_texts() -> list[Path]:
+    return [p for p in sorted((FIXTURES / "texts").glob("*/*.txt")) if p.name != "SOURCE.txt"]
+
+
+@pytest.fixture(scope="session")
+def fixture_texts() -> list[Path]:
+    """The plain-text documents under ``fixtures/texts`` (not their SOURCE notes)."""
+    return _fixture_texts()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that takes ``fixture_text`` runs once per file of :func:`fixture_texts`."""
+    if "fixture_text" in metafunc.fixturenames:
+        texts = _fixture_texts()
+        metafunc.parametrize("fixture_text", texts, ids=[p.name for p in texts])
 
 
 @pytest.fixture
