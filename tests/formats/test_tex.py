@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-import docparse.formats.tex as tex
+import docparse.formats.tex.nodes as tex_nodes
 from docparse.errors import EmptyDocumentError, UnsafeInputError
 from docparse.formats.tex import TexConfig, TexParser, latex_table_count, latex_to_text
 from docparse.model import Document
@@ -45,7 +45,7 @@ COMMAND = re.compile(r"\\[a-zA-Z]+")
 def marked_backslash(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Print literal backslashes (``\\verb``, ``\\string``) as U+29F5 so that a
     remaining ``\\`` can only be leaked markup."""
-    monkeypatch.setattr(tex, "LITERAL_BACKSLASH", "\u29f5")
+    monkeypatch.setattr(tex_nodes, "LITERAL_BACKSLASH", "\u29f5")
     yield
 
 
