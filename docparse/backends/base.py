@@ -38,6 +38,7 @@ from docparse.backends.preflight import (
     encrypted_error,
     load_pymupdf,
     no_text_layer,
+    open_pymupdf,
     page_window,
     preflight,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "encrypted_error",
     "load_pymupdf",
     "no_text_layer",
+    "open_pymupdf",
     "page_window",
     "preflight",
 ]
