@@ -41,21 +41,25 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
-def _fixture_texts() -> list[Path]:
-    return [p for p in sorted((FIXTURES / "texts").glob("*/*.txt")) if p.name != "SOURCE.txt"]
+def fixture_files(*patterns: str) -> list[Path]:
+    """Files under ``fixtures/`` matching the glob ``patterns`` (no SOURCE notes)."""
+    found = {p for pattern in patterns for p in FIXTURES.glob(pattern)}
+    return sorted(p for p in found if p.name != "SOURCE.txt")
 
 
 @pytest.fixture(scope="session")
 def fixture_texts() -> list[Path]:
-    """The plain-text documents under ``fixtures/texts`` (not their SOURCE notes)."""
-    return _fixture_texts()
+    """The plain-text documents under ``fixtures/texts``."""
+    return fixture_files("texts/*/*.txt")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """A test that takes ``fixture_text`` runs once per file of :func:`fixture_texts`."""
-    if "fixture_text" in metafunc.fixturenames:
-        texts = _fixture_texts()
-        metafunc.parametrize("fixture_text", texts, ids=[p.name for p in texts])
+    """``@pytest.mark.fixture_files(*globs)``: the test runs once per matching file
+    under ``fixtures/``, passed as its ``fixture_file`` argument."""
+    marker = metafunc.definition.get_closest_marker("fixture_files")
+    if marker is not None:
+        files = fixture_files(*marker.args)
+        metafunc.parametrize("fixture_file", files, ids=[p.name for p in files])
 
 
 @pytest.fixture

@@ -44,14 +44,16 @@ def test_fixture_texts_exist(fixture_texts: list[Path]) -> None:
 
 
 @pytest.mark.parametrize(("chunk_size", "chunk_overlap"), SETTINGS)
-def test_parity_on_fixture_texts(fixture_text: Path, chunk_size: int, chunk_overlap: int) -> None:
-    _check(fixture_text.read_text(encoding="utf-8"), chunk_size, chunk_overlap)
+@pytest.mark.fixture_files("texts/*/*.txt")
+def test_parity_on_fixture_texts(fixture_file: Path, chunk_size: int, chunk_overlap: int) -> None:
+    _check(fixture_file.read_text(encoding="utf-8"), chunk_size, chunk_overlap)
 
 
 @pytest.mark.parametrize(("chunk_size", "chunk_overlap"), [(64, 16), (128, 0), (30, 29)])
-def test_parity_with_small_chunks(fixture_text: Path, chunk_size: int, chunk_overlap: int) -> None:
+@pytest.mark.fixture_files("texts/*/*.txt")
+def test_parity_with_small_chunks(fixture_file: Path, chunk_size: int, chunk_overlap: int) -> None:
     # Small chunks exercise the secondary regex, word and character fallbacks.
-    _check(fixture_text.read_text(encoding="utf-8")[:8000], chunk_size, chunk_overlap)
+    _check(fixture_file.read_text(encoding="utf-8")[:8000], chunk_size, chunk_overlap)
 
 
 def test_parity_with_custom_separators_and_no_secondary_regex(fixture_texts: list[Path]) -> None:
