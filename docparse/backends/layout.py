@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docparse.backends.base import (
+from docparse.backends.pages import (
     Assembly,
     Block,
     BlockRole,
