@@ -122,6 +122,14 @@ class _Frame:
     inner: int = 0
 
 
+#: Classes with roman section numbers, and the parent printed before a sub-number.
+_ROMAN_CLASSES = {
+    "revtex": {
+        "subsection": r"\thesection\space ",
+        "subsubsection": r"\thesection\space\thesubsection.",
+    },
+    "IEEEtran": {"subsection": r"\thesection-", "subsubsection": r"\thesection-\thesubsection"},
+}
 _CH = "\\thechapter."
 
 
@@ -200,24 +208,15 @@ class _Numberer:
             self.fmt[c] = (_CH + _arabic(c)) if chaptered else _arabic(c)
             if chaptered:
                 self.resets.setdefault(c, set()).add("chapter")
-        if cls.startswith("revtex"):
+        family = "revtex" if cls.startswith("revtex") else cls
+        if family in _ROMAN_CLASSES:
+            # Roman sections, lettered subsections; a \ref prints the parent too.
             self.fmt.update(
                 section=r"\Roman{section}",
                 subsection=r"\Alph{subsection}",
                 subsubsection=r"\arabic{subsubsection}",
             )
-            self.prefix.update(
-                subsection=r"\thesection\space ", subsubsection=r"\thesection\space\thesubsection."
-            )
-        elif cls == "IEEEtran":
-            self.fmt.update(
-                section=r"\Roman{section}",
-                subsection=r"\Alph{subsection}",
-                subsubsection=r"\arabic{subsubsection}",
-            )
-            self.prefix.update(
-                subsection=r"\thesection-", subsubsection=r"\thesection-\thesubsection"
-            )
+            self.prefix.update(_ROMAN_CLASSES[family])
         chain = list(_SECTIONS)
         for parent, child in itertools.pairwise(chain[1:]):
             self.resets.setdefault(child, set()).add(parent)
