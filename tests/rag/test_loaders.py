@@ -10,14 +10,21 @@ import pytest
 import docparse
 from docparse.rag import records
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCLING = ROOT / "fixtures/docling/sample.docling.json"
-TWIN = ROOT / "fixtures/research/jmlr-pmlr-sample/pmlr-sample.tex"
 KEYS = {"doc_id", "unit_ids", "page", "bbox", "section", "kind", "position_bucket"}
 
 
-def test_records_by_unit_chunk_page() -> None:
-    doc = docparse.parse(DOCLING)
+@pytest.fixture
+def docling_json(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "docling/sample.docling.json"
+
+
+@pytest.fixture
+def twin(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "research/jmlr-pmlr-sample/pmlr-sample.tex"
+
+
+def test_records_by_unit_chunk_page(docling_json: Path) -> None:
+    doc = docparse.parse(docling_json)
     units = list(records(doc, "unit"))
     assert len(units) == len(doc.content_units())
     table = next(r for r in units if r.metadata["kind"] == "table")
@@ -32,14 +39,16 @@ def test_records_by_unit_chunk_page() -> None:
     assert covered == {u.id for u in doc.content_units()}
 
 
-def test_llamaindex_nodes_keep_metadata_through_sentence_splitter() -> None:
+def test_llamaindex_nodes_keep_metadata_through_sentence_splitter(
+    docling_json: Path, twin: Path
+) -> None:
     if importlib.util.find_spec("llama_index") is None:
         pytest.skip("llama-index-core is not installed")
     from llama_index.core.node_parser import SentenceSplitter
 
     from docparse.rag.llamaindex import DocparseReader
 
-    docs = DocparseReader(by="unit").load_data(TWIN)
+    docs = DocparseReader(by="unit").load_data(twin)
     assert docs and all(set(d.metadata) >= KEYS for d in docs)
     nodes = SentenceSplitter(chunk_size=128, chunk_overlap=0).get_nodes_from_documents(docs)
     assert len(nodes) >= len(docs)
@@ -48,17 +57,17 @@ def test_llamaindex_nodes_keep_metadata_through_sentence_splitter() -> None:
         assert node.metadata["doc_id"] == docs[0].metadata["doc_id"]
     sections = {n.metadata["section"] for n in nodes}
     assert "Introduction" in sections or any(s.startswith("Introduction") for s in sections)
-    units = DocparseReader(by="unit").load_data(DOCLING)
+    units = DocparseReader(by="unit").load_data(docling_json)
     assert {d.metadata["kind"] for d in units} >= {"title", "heading", "table", "caption"}
-    assert units[0].id_ == docparse.parse(DOCLING).units[0].id
+    assert units[0].id_ == docparse.parse(docling_json).units[0].id
 
 
-def test_langchain_documents_keep_metadata_through_splitter() -> None:
+def test_langchain_documents_keep_metadata_through_splitter(docling_json: Path, twin: Path) -> None:
     if importlib.util.find_spec("langchain_core") is None:
         pytest.skip("langchain-core is not installed")
     from docparse.rag.langchain import DocparseLoader
 
-    docs = DocparseLoader(TWIN, by="chunk", chunk_size=200).load()
+    docs = DocparseLoader(twin, by="chunk", chunk_size=200).load()
     assert docs and all(set(d.metadata) >= KEYS for d in docs)
     assert all(d.metadata["kind"] == "chunk" for d in docs)
     if importlib.util.find_spec("langchain_text_splitters") is None:
@@ -66,7 +75,7 @@ def test_langchain_documents_keep_metadata_through_splitter() -> None:
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
     pieces = RecursiveCharacterTextSplitter(chunk_size=200, chunk_overlap=0).split_documents(
-        DocparseLoader(DOCLING, by="page").load()
+        DocparseLoader(docling_json, by="page").load()
     )
     assert len(pieces) >= 2
     assert all(set(p.metadata) >= KEYS and p.metadata["page"] in (1, 2) for p in pieces)
