@@ -81,7 +81,6 @@ declaration during parsing, which is reported as
 
 from __future__ import annotations
 
-import functools
 import html.entities
 import logging
 import re
@@ -102,13 +101,13 @@ from docparse.errors import (
 )
 from docparse.formats._encoding import read_source
 from docparse.formats._floats import FloatQueue
+from docparse.formats._grid import cells_to_table, span_value
+from docparse.formats._math import tex_math_to_text
 from docparse.model import (
     Annotation,
     AnnotationKind,
-    CellSpan,
     Document,
     Reference,
-    Table,
     UnitKind,
 )
 from docparse.model import Format as _Format
@@ -120,7 +119,6 @@ __all__ = [
     "JatsConfig",
     "JatsParser",
     "cells_to_table",
-    "latex_to_text",
     "safe_xml_parser",
     "span_value",
 ]
@@ -246,103 +244,6 @@ def _ids(el: etree._Element, attr: str = "rid") -> list[str]:
     return [r for r in (el.get(attr) or "").split() if r]
 
 
-@functools.lru_cache(maxsize=1)
-def _latex2text() -> Any:
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
-
-
-_DOC_WRAPPER = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
-
-
-def latex_to_text(latex: str) -> str:
-    """Plain text of a LaTeX math snippet (``tex-math``, S2ORC equations).
-
-    PMC wraps ``tex-math`` in a whole ``\\documentclass`` document: only the
-    part inside ``document`` is kept. pylatexenc renders macros it knows
-    (``\\alpha`` to ``α``); on anything it cannot read the source is kept.
-    """
-    m = _DOC_WRAPPER.search(latex)
-    if m:
-        latex = m.group(1)
-    try:
-        text = _latex2text().latex_to_text(latex)
-    except Exception as exc:  # noqa: BLE001 - pylatexenc raises assorted errors on bad input
-        log.debug("tex-math not rendered (%s); keeping its source", exc)
-        return clean_text(latex)
-    return clean_text(text)
-
-
-# --------------------------------------------------------------------------- tables
-
-
-@dataclass(slots=True)
-class _Cell:
-    text: str
-    row_span: int = 1
-    col_span: int = 1
-    header: bool = False
-
-
-def cells_to_table(
-    rows: Sequence[Sequence[tuple[str, int, int]]],
-    *,
-    n_header_rows: int = 0,
-    caption: str | None = None,
-    label: str | None = None,
-    footnotes: Sequence[str] = (),
-    max_span: int = 200,
-) -> Table:
-    """Lay HTML-style rows of ``(text, rowspan, colspan)`` cells on a grid.
-
-    Spanned cells keep their text at the top-left grid position; the other
-    positions they cover hold ``""`` and the span is recorded as a
-    :class:`~docparse.model.CellSpan`. A ``rowspan`` reaching past the last
-    row is cut at the last row (as browsers do); spans above ``max_span``
-    are clipped. Rows are padded to the same width.
-
-    >>> t = cells_to_table([[("a", 1, 2)], [("b", 1, 1), ("c", 1, 1)]])
-    >>> t.rows, t.spans
-    ((('a', ''), ('b', 'c')), (CellSpan(row=0, col=0, row_span=1, col_span=2),))
-    """
-    grid: dict[tuple[int, int], str] = {}
-    spans: list[CellSpan] = []
-    n_rows = len(rows)
-    for r, row in enumerate(rows):
-        c = 0
-        for text, rs, cs in row:
-            while (r, c) in grid:
-                c += 1
-            rs = max(1, min(int(rs), max_span, n_rows - r))
-            cs = max(1, min(int(cs), max_span))
-            for dr in range(rs):
-                for dc in range(cs):
-                    grid[(r + dr, c + dc)] = ""
-            grid[(r, c)] = clean_text(text)
-            if rs > 1 or cs > 1:
-                spans.append(CellSpan(r, c, rs, cs))
-            c += cs
-    width = max((c + 1 for (_, c) in grid), default=0)
-    out = tuple(tuple(grid.get((r, c), "") for c in range(width)) for r in range(n_rows))
-    return Table(
-        rows=out,
-        n_header_rows=min(n_header_rows, n_rows),
-        spans=tuple(spans),
-        caption=clean_text(caption) if caption else None,
-        label=label or None,
-        footnotes=tuple(clean_text(f) for f in footnotes if clean_text(f)),
-    )
-
-
-def span_value(value: str | None) -> int:
-    """A ``rowspan``/``colspan`` attribute as a count: 1 when missing, blank or not a number."""
-    try:
-        return int((value or "1").strip() or "1")
-    except ValueError:
-        return 1
-
-
 # --------------------------------------------------------------------------- walker
 
 
@@ -443,7 +344,7 @@ class _Walker(DraftList):
             if chosen is not None:
                 self._text_into(chosen, ctx, parts, top=False)
         elif tag == "tex-math":
-            parts.append(" " + latex_to_text(self._plain(el)) + " ")
+            parts.append(" " + tex_math_to_text(self._plain(el)) + " ")
         elif tag == "math":
             parts.append(" " + self._mathml(el) + " ")
         else:
