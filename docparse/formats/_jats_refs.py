@@ -1,4 +1,4 @@
-"""The reference list of a JATS article (``ref-list``) as :class:`~docparse.model.Reference` records."""
+"""A JATS article's reference list (``ref-list``) as :class:`~docparse.model.Reference` records."""
 
 from __future__ import annotations
 
