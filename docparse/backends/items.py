@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from docparse.backends.base import BlockRole, Line, TableRegion
+from docparse.backends.pages import BlockRole, Line, TableRegion
 from docparse.model import BBox, UnitKind
 
 #: A figure or table caption's opening ("Table 2:", "Fig. 3.", "TABLE IV").

@@ -33,15 +33,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from docparse.backends.base import (
-    Assembly,
-    Block,
-    Line,
-    PageContent,
-    PdfConfig,
-    TableRegion,
-    display_bbox,
-)
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture
 from docparse.backends.headings import assign_levels, attach_section_numbers, is_heading
@@ -53,9 +44,19 @@ from docparse.backends.items import (
     leading_marker,
     superscripts,
 )
+from docparse.backends.pages import (
+    Assembly,
+    Block,
+    Line,
+    PageContent,
+    PdfConfig,
+    TableRegion,
+    display_bbox,
+)
 from docparse.backends.tables import is_data_row
 from docparse.builder import UnitDraft
 from docparse.model import BBox, CellSpan, PageInfo, Provenance, Table, UnitKind
+from docparse.text import line_joiner
 
 # --------------------------------------------------------------------------- text helpers
 
@@ -125,16 +126,18 @@ def _join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
 def join_lines(lines: Sequence[str], vocab: set[str], *, dehyphenate: bool = True) -> str:
     """Join the lines of one paragraph into one string.
 
-    Lines are joined with a space, except that a word broken by an
+    Lines are joined with a space (none between two CJK characters, see
+    :func:`docparse.text.line_joiner`), except that a word broken by an
     end-of-line hyphen is rejoined when ``dehyphenate`` is on: without the
     hyphen when the joined word occurs in ``vocab`` or its parts are not both
-    words, with the hyphen otherwise (``state-of-the-art``). When no line
-    ends with a hyphen the result is ``" ".join(lines)`` (stripped lines).
+    words, with the hyphen otherwise (``state-of-the-art``).
 
     >>> join_lines(["high fi-", "delity"], {"fidelity"})
     'high fidelity'
     >>> join_lines(["state-of-the-", "art model"], {"state", "of", "the", "art"})
     'state-of-the-art model'
+    >>> join_lines(["現在プロ", "グラム"], set())
+    '現在プログラム'
     """
     out = ""
     for raw in lines:
@@ -150,7 +153,7 @@ def join_lines(lines: Sequence[str], vocab: set[str], *, dehyphenate: bool = Tru
             merged = _join_hyphenated(left, first, vocab)
             out = (head + " " if head else "") + merged + (" " + rest if rest else "")
         else:
-            out = out + " " + line
+            out = out + line_joiner(out, line) + line
     return out
 
 

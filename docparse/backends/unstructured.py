@@ -63,7 +63,7 @@ from docparse.backends.base import (
     load_pymupdf,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.pdfplumber import guard_reference_cycles
+from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.errors import (
     ConfigError,
     CorruptDocumentError,
