@@ -44,6 +44,7 @@ from docparse.errors import (
     cause_text,
 )
 from docparse.model import BBox, Document, Format
+from docparse.ocr.engine import OcrEngineName, OcrMode
 
 if TYPE_CHECKING:
     from docparse.builder import UnitDraft
@@ -65,6 +66,12 @@ class PdfConfig(ParserConfig):
     ``remove_headers``: move running headers/footers and page numbers out of
     the text into ``furniture`` units. ``dehyphenate``: join words broken by
     an end-of-line hyphen when the joined word is a word.
+
+    ``ocr``: ``auto`` reads pages with no text layer (or a text layer of
+    mostly unmapped glyphs) by OCR, ``force`` every page, ``off`` none.
+    ``ocr_engine``: ``rapidocr`` (``pip install 'docparse[ocr]'``) or
+    ``tesseract`` (the ``tesseract-ocr`` package). ``ocr_dpi``: render
+    resolution for OCR; 0 for the engine's own (see :mod:`docparse.ocr`).
     """
 
     tables: bool = True
@@ -72,6 +79,9 @@ class PdfConfig(ParserConfig):
     password: str | None = None
     remove_headers: bool = True
     dehyphenate: bool = True
+    ocr: OcrMode = "auto"
+    ocr_engine: OcrEngineName = "rapidocr"
+    ocr_dpi: int = 0
 
     def __post_init__(self) -> None:
         if self.pages is not None:
@@ -82,6 +92,8 @@ class PdfConfig(ParserConfig):
                 raise ConfigError(
                     None, f"pages={self.pages!r} must be (first, last) with 1 <= first <= last"
                 )
+        if not 0 <= self.ocr_dpi <= 1200:
+            raise ConfigError(None, f"ocr_dpi={self.ocr_dpi!r} must be 0 (engine default) to 1200")
 
 
 # --------------------------------------------------------------------------- page model
@@ -416,15 +428,16 @@ def preflight(path: Path, config: PdfConfig) -> PdfInfo:
 def no_text_layer(path: Path, pages: list[int], n_read: int) -> list[str]:
     """Warn about pages without a text layer; return the flags to set.
 
-    No OCR is attempted and no text is invented: the pages simply produce no
-    units. The document gets ``no_text_layer`` when no page read has text.
+    ``pages`` are those still without text after OCR (off, no engine, or
+    nothing readable on the image): they produce no units. The document gets
+    ``no_text_layer`` when no page read has text.
     """
     if not pages:
         return []
     if len(pages) >= n_read:
         warnings.warn(
             f"{path}: no text layer on any of the {n_read} page(s) read "
-            "(scanned or image-only PDF; OCR is not done)",
+            "(scanned or image-only PDF; OCR was off or found no text)",
             UserWarning,
             stacklevel=3,
         )
@@ -513,12 +526,15 @@ class PdfBackend(ABC):
     def parse(self, path: Path, config: Any) -> Document:
         """Parse ``path`` into a document (see the module docstring)."""
         from docparse.builder import build_document
+        from docparse.ocr.pages import OcrPass
 
         path = Path(path)
         with TimeLimitKept():
             info = preflight(path, config)
-            result = assemble(self.iter_pages(path, config, info), config, path=path)
-            flags = list(result.flags)
+            ocr = OcrPass(path, config)
+            result = assemble(ocr.pages(self.iter_pages(path, config, info)), config, path=path)
+            ocr.mark(result.drafts)
+            flags = list(result.flags) + ocr.flags()
             flags += no_text_layer(path, result.pages_without_text, info.last - info.first)
             return build_document(
                 path=path,

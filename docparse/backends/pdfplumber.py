@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
-    Block,
     Line,
     PageContent,
     PdfBackend,
@@ -30,6 +29,7 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
+from docparse.backends.blocks import blocks_from_lines, line_of
 from docparse.backends.tables import (
     TABLE_MARGIN,
     TextLine,
@@ -128,11 +128,11 @@ def lines_from_words(words: list[Mapping[str, Any]]) -> list[Line]:
         for prev, s in itertools.pairwise(row):
             size = max(s.size, prev.size, 1.0)
             if s.bbox.x0 - prev.bbox.x1 > 0.9 * size:
-                lines.append(_line(cur))
+                lines.append(line_of(cur))
                 cur = [s]
             else:
                 cur.append(s)
-        lines.append(_line(cur))
+        lines.append(line_of(cur))
     return lines
 
 
@@ -162,39 +162,6 @@ def _attach_scripts(
                 keep[k] = False
                 break
     return [row for row, k in zip(rows, keep, strict=True) if k]
-
-
-def _line(spans: list[TextSpan]) -> Line:
-    b = spans[0].bbox
-    for s in spans[1:]:
-        b = b.union(s.bbox)
-    return Line(tuple(spans), b)
-
-
-def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
-    """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
-    open_blocks: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda line: (line.bbox.y0, line.bbox.x0)):
-        size = max(ln.size, 1.0)
-        target = None
-        for blk in reversed(open_blocks):
-            last = blk[-1]
-            gap = ln.bbox.y0 - last.bbox.y1
-            overlap = min(ln.bbox.x1, last.bbox.x1) - max(ln.bbox.x0, last.bbox.x0)
-            if -0.5 * size < gap < 0.7 * size and overlap > 0 and abs(ln.size - last.size) < 1.0:
-                target = blk
-                break
-        if target is None:
-            open_blocks.append([ln])
-        else:
-            target.append(ln)
-    out = []
-    for blk in open_blocks:
-        b = blk[0].bbox
-        for ln in blk[1:]:
-            b = b.union(ln.bbox)
-        out.append(Block(tuple(blk), b))
-    return tuple(out)
 
 
 def _settings(config: PdfplumberConfig, strategy: dict[str, str]) -> dict[str, Any]:
