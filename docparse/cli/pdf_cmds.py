@@ -68,15 +68,26 @@ def draw_cmd(
     help="Backend to run (repeatable); all installed PDF backends by default.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def compare_cmd(pdf: str, backends: tuple[str, ...], as_json: bool) -> None:
+@click.option(
+    "--ocr",
+    type=click.Choice(("auto", "off", "force")),
+    default="auto",
+    show_default=True,
+    help="OCR pages without a text layer (auto), none, or every page.",
+)
+def compare_cmd(pdf: str, backends: tuple[str, ...], as_json: bool, ocr: str) -> None:
     """Run the PDF backends on one PDF and print their figures side by side."""
-    from docparse.compare import compare_backends, render_table
+    from docparse.compare import compare_backends
+    from docparse.registry import installed_pdf_backends
 
-    rows = compare_backends(pdf, list(backends) or None)
+    names = list(backends) or list(installed_pdf_backends())
+    rows = compare_backends(pdf, names, config={n: {"ocr": ocr} for n in names})
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     from rich.console import Console
+
+    from docparse.compare import render_table
 
     Console().print(render_table(rows, title=pdf))
 

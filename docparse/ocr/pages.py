@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import contextvars
 import math
+import re
 import time
 import unicodedata
 import warnings
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -38,7 +40,7 @@ from docparse.backends.base import Block, Line, PageContent, TextSpan, display_b
 from docparse.backends.blocks import blocks_from_lines, line_of
 from docparse.errors import CorruptDocumentError, MissingDependencyError, cause_text
 from docparse.model import OCR_FLAG, BBox, Provenance
-from docparse.ocr.engine import Image, OcrEngine, OcrLine, OcrMode, load_engine
+from docparse.ocr.engine import Image, OcrEngine, OcrLine, OcrMode, OcrWord, load_engine
 
 if TYPE_CHECKING:
     from docparse.backends.base import PdfConfig
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
 MAX_PIXELS = 30_000_000
 #: A page image smaller than this on a side holds no readable text.
 MIN_SIDE = 16
+#: Pixel contrast below which a rendered page is blank (see :func:`blank`).
+BLANK_CONTRAST = 24
 #: Share of a page's characters that may be unmapped glyphs before its text
 #: layer counts as broken.
 UNMAPPED_SHARE = 0.5
@@ -152,6 +156,16 @@ def render(page: Any, dpi: float) -> tuple[Image, float]:
     return image[:, :, :3], scale
 
 
+def blank(image: Image) -> bool:
+    """No ink: every pixel within :data:`BLANK_CONTRAST` levels of the others.
+
+    Pages a damaged PDF lost the content of render blank; reading them would
+    cost a detector pass each for nothing.
+    """
+    sample = image[::4, ::4]
+    return int(sample.max()) - int(sample.min()) < BLANK_CONTRAST
+
+
 def _quality(lines: Sequence[OcrLine]) -> float:
     """Characters read, weighted by confidence: higher when the page is upright."""
     return sum(line.confidence * len(line.text) for line in lines)
@@ -203,6 +217,56 @@ def skew(lines: Sequence[OcrLine]) -> float:
         if acc >= half:
             return angle if MIN_SKEW <= abs(angle) <= MAX_SKEW else 0.0
     return 0.0
+
+
+_GLUED = re.compile(r"[^\W\d_]{5,}")
+
+
+def split_glued(lines: Sequence[OcrLine]) -> list[OcrLine]:
+    """Split words the recogniser glued together ("forMulti", "Researchon").
+
+    The page's own words are the vocabulary: a word of five or more letters
+    that occurs nowhere else on the page is cut where both parts (two letters
+    or more) do, preferring the cut whose rarer part is most frequent. Scripts
+    without spaces are left alone (their words never occur alone).
+    """
+    vocab: Counter[str] = Counter()
+    for line in lines:
+        for w in line.words:
+            for token in _TOKEN.findall(w.text.lower()):
+                vocab[token] += 1
+    out: list[OcrLine] = []
+    for line in lines:
+        words: list[OcrWord] = []
+        for w in line.words:
+            words.extend(_split_word(w, vocab))
+        out.append(replace(line, words=tuple(words)) if len(words) != len(line.words) else line)
+    return out
+
+
+_TOKEN = re.compile(r"[^\W\d_]+")
+
+
+def _split_word(w: OcrWord, vocab: Counter[str]) -> list[OcrWord]:
+    for m in _GLUED.finditer(w.text):
+        low = m.group().lower()
+        if vocab[low] > 1 or any(c >= "\u2e80" for c in low):
+            continue
+        best: tuple[int, int] | None = None
+        for i in range(2, len(low) - 1):
+            left, right = vocab[low[:i]], vocab[low[i:]]
+            if left and right and (best is None or min(left, right) > best[0]):
+                best = (min(left, right), i)
+        if best is None:
+            continue
+        cut = m.start() + best[1]
+        x0, y0, x1, y1 = w.box
+        mid = x0 + (x1 - x0) * cut / len(w.text)
+        return [
+            OcrWord(w.text[:cut], (x0, y0, mid, y1), w.confidence),
+            *_split_word(OcrWord(w.text[cut:], (mid, y0, x1, y1), w.confidence), vocab),
+        ]
+    return [w]
 
 
 def page_content(
@@ -328,11 +392,12 @@ class OcrPass:
             ) from exc
         del pdf_page
         h, w = image.shape[:2]
-        if min(h, w) < MIN_SIDE:
+        if min(h, w) < MIN_SIDE or blank(image):
             lines: list[OcrLine] = []
             turns = 0
         else:
             lines, turns = read_upright(engine, image)
+            lines = split_glued(lines)
         del image
         upright = (w, h) if turns % 2 == 0 else (h, w)
         content, words = page_content(page.number, lines, scale, upright, turns)

@@ -23,9 +23,15 @@ from docparse.ocr.engine import Image, OcrEngine, OcrLine, OcrWord
 INSTALL = "pip install 'docparse[ocr]'"
 
 #: A gap between two characters wider than this share of the line height is a
-#: word break even when the model printed no space (CTC boxes of the letters of
-#: one word leave gaps of at most about 0.2 line heights).
-SPACE_GAP = 0.3
+#: word break even when the model printed no space. CTC boxes are coarse: the
+#: letters of one word can leave gaps of 0.25 line heights, so only clearly
+#: wide gaps count; glued words are mostly split by :func:`docparse.ocr.pages.split_glued`.
+SPACE_GAP = 0.5
+
+
+#: Longest side (pixels) of the image the text detector sees: a 200 dpi letter
+#: page is detected at about 110 dpi, where body text is still 15 px high.
+DET_MAX_SIDE = 1216
 
 
 def _is_cjk(ch: str) -> bool:
@@ -109,9 +115,8 @@ class RapidOcrEngine(OcrEngine):
         self._ocr: Any = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
 
     def recognize(self, image: Image) -> list[OcrLine]:
-        result, _ = self._ocr(image, use_cls=False, return_word_box=True)
         lines: list[OcrLine] = []
-        for item in result or ():
+        for item in self._run(image):
             box = _box(item[0])
             text = str(item[1])
             height, angle = _height_and_angle(item[0])
@@ -126,3 +131,36 @@ class RapidOcrEngine(OcrEngine):
             if words:
                 lines.append(OcrLine(tuple(words), box, height, angle))
         return lines
+
+    def _run(self, image: Image) -> list[list[Any]]:
+        """``[quad, text, score, char boxes, chars, char scores]`` per line.
+
+        Text is detected on the page scaled down to :data:`DET_MAX_SIDE` (the
+        detector finds lines as well there, at a fraction of the cost) and
+        recognised from crops of the full-resolution page.
+        """
+        import numpy as np
+
+        ocr = self._ocr
+        h, w = image.shape[:2]
+        factor = DET_MAX_SIDE / max(h, w)
+        if factor >= 1.0 or not hasattr(ocr, "cal_rec_boxes"):
+            result, _ = ocr(image, use_cls=False, return_word_box=True)
+            return list(result or ())
+        import cv2
+
+        small = cv2.resize(
+            image, (round(w * factor), round(h * factor)), interpolation=cv2.INTER_AREA
+        )
+        found, _ = ocr.text_det(small)
+        if found is None or len(found) == 0:
+            return []
+        quads = [np.asarray(q, dtype=np.float32) / factor for q in ocr.sorted_boxes(found)]
+        crops = ocr.get_crop_img_list(image, quads)
+        recognised, _ = ocr.text_rec(crops, True)
+        detailed = ocr.cal_rec_boxes(crops, quads, recognised)
+        return [
+            [q.tolist(), *r]
+            for q, r in zip(quads, detailed, strict=True)
+            if float(r[1]) >= ocr.text_score
+        ]
