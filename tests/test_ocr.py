@@ -213,3 +213,47 @@ def test_rasterize_writes_image_only_pages(tmp_path: Path) -> None:
         assert doc.page_count == 3
         assert all(not p.get_text().strip() and p.get_images() for p in doc)
         assert doc[0].rect == pymupdf.open(src)[0].rect
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ocr"
+
+
+def _needs(engine: str) -> None:
+    import importlib.util
+    import shutil
+
+    if engine == "rapidocr" and importlib.util.find_spec("rapidocr_onnxruntime") is None:
+        pytest.skip("rapidocr is not installed (pip install 'docparse[ocr]')")
+    if engine == "tesseract" and shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (apt-get install tesseract-ocr tesseract-ocr-eng)")
+
+
+@pytest.mark.parametrize(
+    ("scan", "engine", "min_recall", "rotation"),
+    [
+        ("pmlr-intro-200dpi.pdf", "rapidocr", 0.95, 0),
+        ("pmlr-intro-degraded.pdf", "rapidocr", 0.9, 0),
+        ("pmlr-intro-turned.pdf", "rapidocr", 0.95, 90),
+        ("pmlr-intro-200dpi.pdf", "tesseract", 0.9, 0),
+    ],
+)
+def test_scan_reads_like_its_text_layer(
+    scan: str, engine: str, min_recall: float, rotation: int
+) -> None:
+    from align.project import project
+
+    _needs(engine)
+    gold = docparse.parse(FIXTURES / "pmlr-intro-text.pdf", config={"ocr": "off"})
+    with ocr_records() as records:
+        doc = docparse.parse(FIXTURES / scan, config={"ocr_engine": engine})
+    assert [r.rotation for r in records] == [rotation]
+    proj = project(gold, doc)
+    assert proj.word_recall() >= min_recall, [u.text for u in doc.units]
+    if engine == "rapidocr":
+        # The same structure: a heading found by its bold strokes, then the paragraphs.
+        assert [u.kind for u in doc.units] == [u.kind for u in gold.units]
+    assert all(p.source == "ocr" and p.confidence for u in doc.units for p in u.provenance)
+    # Boxes are on the displayed page, inside it.
+    with pymupdf.open(FIXTURES / scan) as pdf:
+        width = pdf[0].rect.width
+    assert all(0 <= u.bbox.x0 < u.bbox.x1 <= width + 1 for u in doc.units if u.bbox)

@@ -64,7 +64,10 @@ UPSIDE_DOWN_CONFIDENCE = 0.85
 MIN_SKEW, MAX_SKEW = 0.0035, 0.175
 #: Line heights within this share of the page's median are one body size, so
 #: the noise of detected boxes does not split paragraphs.
-SIZE_TOLERANCE = 0.12
+SIZE_TOLERANCE = 0.2
+#: A line whose ink covers this many times the page's median share of its box
+#: is bold (strokes about 1.5 times as wide).
+BOLD_INK = 1.3
 
 
 def _unmapped(ch: str) -> bool:
@@ -269,15 +272,62 @@ def _split_word(w: OcrWord, vocab: Counter[str]) -> list[OcrWord]:
     return [w]
 
 
+_ASCENDERS = frozenset("bdfhklt0123456789()[]{}|/$@!?'\"&%#")
+_DESCENDERS = frozenset("gjpqy()[]{}|/$@_")
+
+
+def text_size(line: OcrLine) -> float:
+    """The line's type size in pixels, ascender to descender.
+
+    A detected box spans only the glyphs on the line: "1. Introduction" (no
+    descenders) is about 0.78 of a line of the same type with "g" and "p",
+    and a line of x-height letters only about 0.55. Scaling back makes line
+    heights comparable, so headings are found by size and body lines agree.
+    """
+    height = line.height if line.height > 0 else line.box[3] - line.box[1]
+    text = line.text
+    if any(ord(c) >= 0x2E80 for c in text):
+        return height  # CJK glyphs fill the em box
+    up = any(c.isupper() or c in _ASCENDERS for c in text)
+    down = any(c in _DESCENDERS for c in text)
+    if up and down:
+        return height
+    return height / (0.78 if up or down else 0.55)
+
+
+def bold_lines(image: Image, lines: Sequence[OcrLine]) -> frozenset[int]:
+    """Indices of the ``lines`` printed bold: ink over :data:`BOLD_INK` times the
+    median line's share of the word boxes (``image`` upright, as the lines were read)."""
+    density: list[float] = []
+    for line in lines:
+        ink = area = 0
+        for w in line.words:
+            x0, y0, x1, y1 = (max(0, int(v)) for v in w.box)
+            cut = image[y0:y1, x0:x1, 0]
+            ink += int((cut < 128).sum())
+            area += cut.size
+        density.append(ink / area if area else 0.0)
+    ranked = sorted(d for d in density if d > 0)
+    if len(ranked) < 3:
+        return frozenset()
+    median = ranked[len(ranked) // 2]
+    return frozenset(i for i, d in enumerate(density) if d > BOLD_INK * median)
+
+
 def page_content(
-    number: int, lines: Sequence[OcrLine], scale: float, size: tuple[int, int], turns: int
+    number: int,
+    lines: Sequence[OcrLine],
+    scale: float,
+    size: tuple[int, int],
+    turns: int,
+    bold: frozenset[int] = frozenset(),
 ) -> tuple[PageContent, list[tuple[BBox, float]]]:
     """The page record of OCR ``lines`` read on an upright image of ``size`` (w, h pixels).
 
     Boxes are levelled by the page's :func:`skew` and turned into points;
     the record reads in the upright page and its ``rotation`` maps back to the
     displayed page. Also returns each word's box on the displayed page and
-    its confidence, for provenance.
+    its confidence, for provenance. ``bold``: indices of bold lines (:func:`bold_lines`).
     """
     width, height = size[0] / scale, size[1] / scale
     angle = skew(lines)
@@ -296,13 +346,13 @@ def page_content(
             min(height, (y + h) / scale),
         )
 
-    sizes = [line.height / scale for line in lines if line.height > 0]
+    sizes = [text_size(line) / scale for line in lines]
     median = sorted(sizes)[len(sizes) // 2] if sizes else 0.0
     rotation = (90 * turns) % 360
     out_lines: list[Line] = []
     words: list[tuple[BBox, float]] = []
-    for line in lines:
-        size_pt = line.height / scale if line.height > 0 else (line.box[3] - line.box[1]) / scale
+    for index, line in enumerate(lines):
+        size_pt = text_size(line) / scale
         if median and abs(size_pt - median) <= SIZE_TOLERANCE * median:
             size_pt = median
         else:
@@ -312,7 +362,9 @@ def page_content(
             box = level(w.box)
             # A trailing space keeps words apart however close their boxes are.
             text = w.text if i == len(line.words) - 1 else w.text + " "
-            spans.append(TextSpan(text=text, bbox=box, size=size_pt, font="ocr"))
+            spans.append(
+                TextSpan(text=text, bbox=box, size=size_pt, bold=index in bold, font="ocr")
+            )
             words.append((display_bbox(box, rotation, width, height), w.confidence))
         if spans:
             out_lines.append(line_of(spans))
@@ -392,15 +444,18 @@ class OcrPass:
             ) from exc
         del pdf_page
         h, w = image.shape[:2]
-        if min(h, w) < MIN_SIDE or blank(image):
-            lines: list[OcrLine] = []
-            turns = 0
-        else:
+        lines: list[OcrLine] = []
+        turns = 0
+        bold: frozenset[int] = frozenset()
+        if min(h, w) >= MIN_SIDE and not blank(image):
+            import numpy as np
+
             lines, turns = read_upright(engine, image)
             lines = split_glued(lines)
+            bold = bold_lines(np.rot90(image, turns), lines)
         del image
         upright = (w, h) if turns % 2 == 0 else (h, w)
-        content, words = page_content(page.number, lines, scale, upright, turns)
+        content, words = page_content(page.number, lines, scale, upright, turns, bold)
         # Raster images of the page stay known: a page OCR finds nothing on is
         # still an image page.
         content = replace(content, images=page.images)
