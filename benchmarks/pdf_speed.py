@@ -22,7 +22,7 @@ default (``--clock wall`` for elapsed time): the machine is shared, and CPU
 time and the minimum are the least disturbed by other processes.
 The ratio is the sum of backend times over the sum of baseline times.
 
-Targets (issue 3): pymupdf <= 3x, pdfplumber <= 1.5x, unstructured <= 1.2x.
+Targets: pymupdf <= 3x, pdfplumber <= 1.5x, unstructured <= 1.2x.
 
     python -m benchmarks.pdf_speed [--max-pages 20] [--repeat 2] [--backend B ...] [PDF ...]
 

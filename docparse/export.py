@@ -114,6 +114,8 @@ def _block(u: SourceUnit) -> tuple[str | None, str]:
         return None, "#" * _heading_depth(u) + " " + escape(text)
     if u.kind == "table" and u.table is not None and u.table.rows:
         return None, table_markdown(u.table)
+    if u.kind == "table" and not text:  # a table whose cells were not read
+        return None, "<table></table>"
     if u.kind == "list_item":
         return None, "- " + escape(text)
     if u.kind == "quote":

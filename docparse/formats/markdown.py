@@ -217,6 +217,7 @@ def html_tables(html: str) -> list[tuple[Table, str]]:
                     spans.append(CellSpan(r, col, rs, cs))
                 col += cs
         if not grid:
+            out.append((Table(()), ""))  # a table whose cells were not read
             continue
         n_rows = max(r for r, _ in grid) + 1
         n_cols = max(c for _, c in grid) + 1
