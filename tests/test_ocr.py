@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 
 import docparse
-from docparse.backends.base import Block, Line, PageContent, PdfConfig, TextSpan
+from docparse.backends.pages import Block, Line, PageContent, PdfConfig, TextSpan
 from docparse.errors import ConfigError, MissingDependencyError
 from docparse.model import BBox, Document, Provenance
 from docparse.ocr import engine as engine_mod

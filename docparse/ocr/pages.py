@@ -24,6 +24,7 @@ deterministic.
 from __future__ import annotations
 
 import contextvars
+import functools
 import math
 import re
 import time
@@ -36,14 +37,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from docparse.backends.base import Block, Line, PageContent, TextSpan, display_bbox, load_pymupdf
-from docparse.backends.blocks import blocks_from_lines, line_of
+from docparse.backends.lines import blocks_from_lines
+from docparse.backends.pages import Block, Line, PageContent, TextSpan, display_bbox
+from docparse.backends.preflight import load_pymupdf
 from docparse.errors import CorruptDocumentError, MissingDependencyError, cause_text
 from docparse.model import OCR_FLAG, BBox, Provenance
 from docparse.ocr.engine import Image, OcrEngine, OcrLine, OcrMode, OcrWord, load_engine
 
 if TYPE_CHECKING:
-    from docparse.backends.base import PdfConfig
+    from docparse.backends.pages import PdfConfig
     from docparse.builder import UnitDraft
 
 #: The largest page image rendered (pixels): a page too large for the engine's
@@ -367,7 +369,7 @@ def page_content(
             )
             words.append((display_bbox(box, rotation, width, height), w.confidence))
         if spans:
-            out_lines.append(line_of(spans))
+            out_lines.append(Line(tuple(spans), functools.reduce(BBox.union, (s.bbox for s in spans))))
     blocks: tuple[Block, ...] = blocks_from_lines(out_lines)
     content = PageContent(
         number=number, width=width, height=height, rotation=rotation, blocks=blocks

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from docparse.backends.base import load_pymupdf
+from docparse.backends.preflight import load_pymupdf
 from docparse.errors import ConfigError
 
 

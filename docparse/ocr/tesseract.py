@@ -78,7 +78,7 @@ class TesseractEngine(OcrEngine):
         self.languages = languages
 
     def recognize(self, image: Image) -> list[OcrLine]:
-        from docparse.backends.base import load_pymupdf
+        from docparse.backends.preflight import load_pymupdf
 
         pymupdf = load_pymupdf()
         h, w = image.shape[:2]
