@@ -24,6 +24,7 @@ from docparse.formats.tex.nodes import (
     _strip_comments,
     _strip_math_delims,
 )
+from docparse.formats.tex.numbering import number_labels
 from docparse.formats.tex.tables import _TableParser
 from docparse.formats.tex.vocabulary import (
     _ABSTRACT_ENVS,
@@ -302,6 +303,10 @@ class Converter(MacrosMixin, ExpansionMixin, InputsMixin, ConverterBase):
         if self.title and not self.title_emitted:
             self.title_emitted = True
             self.drafts.append(UnitDraft(kind="title", text=self.title, raw=self._title_raw))
+
+    def number_references(self, text: str) -> None:
+        """Number every ``\\label`` of the document (``text`` and its inputs)."""
+        self.ref_labels, self.autonames, self.crefnames = number_labels(self.flat_source(text))
 
     def run(self, nodes: list[lw.LatexNode], *, fragment: bool) -> list[UnitDraft]:
         if not self.prescanned:

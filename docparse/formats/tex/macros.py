@@ -20,6 +20,7 @@ from docparse.formats.tex.nodes import (
     _node_verbatim,
     _optional,
 )
+from docparse.formats.tex.numbering import UNKNOWN_REF, render_named_ref, render_ref
 from docparse.formats.tex.vocabulary import (
     _BIB_NAMES,
     _BLOCK_MACROS,
@@ -101,12 +102,11 @@ class MacrosMixin(ConverterBase):
             and isinstance(nodes[i + 1], lw.LatexGroupNode)
             and re.fullmatch(r"[^\s{}\\]+", _group_body(nodes[i + 1]).strip() or " ")
         ):
-            # an unknown cross-reference command (\figref{fig:x}): a marker
+            # an unknown cross-reference command (\figref{fig:x}): its number
             self._raw(_node_verbatim(nodes[i + 1]))
-            for key in _group_body(nodes[i + 1]).split(","):
-                if key.strip():
-                    self.buf.annotations.append(Annotation("ref", key.strip()))
-            self._text(_SENTINEL)
+            keys = [k.strip() for k in _group_body(nodes[i + 1]).split(",") if k.strip()]
+            self.buf.annotations.extend(Annotation("ref", key) for key in keys)
+            self._text(self._ref_text("ref", keys))
             return i + 2
         # unknown or text-wrapping macro: its mandatory arguments are its text
         saved, self.raw_on = self.raw_on, False
@@ -222,11 +222,30 @@ class MacrosMixin(ConverterBase):
         node = _macro_node(nodes, i)
         verbatim = _node_verbatim(node)
         self._raw(verbatim)
-        for key in _group_body(_last_mandatory(node)).split(","):
-            if key.strip():
-                self.buf.annotations.append(Annotation("ref", key.strip()))
-        self._text(_SENTINEL)
+        keys = [k.strip() for k in _group_body(_last_mandatory(node)).split(",") if k.strip()]
+        self.buf.annotations.extend(Annotation("ref", key) for key in keys)
+        self._text(self._ref_text(str(node.macroname), keys))
         return i + 1
+
+    def _ref_text(self, command: str, keys: list[str]) -> str:
+        """What the PDF prints for ``\\<command>{keys}``; a placeholder (and the
+        flag ``unresolved_ref``) for a label the document does not number."""
+        if self.ref_labels is None or not keys:
+            # a fragment read without its document: nothing to number from
+            return _SENTINEL
+        if command in _UNNUMBERED_REFS:
+            # page numbers and section titles are not known from the source
+            self.flags.add("unresolved_ref")
+            return UNKNOWN_REF
+        targets = [self.ref_labels.get(k) for k in keys]
+        if any(t is None for t in targets):
+            self.flags.add("unresolved_ref")
+        if all(t is not None and not t.number for t in targets):
+            # labels that print nothing (after an unnumbered heading)
+            return _SENTINEL
+        if command.endswith("ref") and command[:-3] in _NAMED_REFS:
+            return render_named_ref(command[:-3], targets)
+        return render_ref(command, targets, self.autonames, self.crefnames)
 
     def _m_label(self, nodes: list[lw.LatexNode], i: int) -> int:
         node = _macro_node(nodes, i)
@@ -441,6 +460,33 @@ class MacrosMixin(ConverterBase):
                 )
             )
         self._text(_SENTINEL)
+
+
+#: Cross-reference commands whose text is not a number the source determines.
+_UNNUMBERED_REFS = frozenset({"pageref", "nameref", "vref", "cpageref", "Cpageref"})
+
+#: ``\\<kind>ref`` commands that print the kind's name before the number (jmlr).
+_NAMED_REFS = frozenset(
+    (
+        "section",
+        "equation",
+        "table",
+        "figure",
+        "algorithm",
+        "theorem",
+        "lemma",
+        "remark",
+        "corollary",
+        "definition",
+        "conjecture",
+        "axiom",
+        "example",
+        "appendix",
+        "proposition",
+        "part",
+        "chapter",
+    )
+)
 
 
 def _macro_node(nodes: list[lw.LatexNode], i: int) -> lw.LatexMacroNode:

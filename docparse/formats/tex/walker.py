@@ -12,6 +12,7 @@ from pylatexenc import latexwalker as lw
 from docparse.builder import UnitDraft
 from docparse.formats.tex.config import TexConfig
 from docparse.formats.tex.nodes import _Buf, _finish_text, _Float, _Macro, _node_verbatim
+from docparse.formats.tex.numbering import LabelTarget
 from docparse.formats.tex.vocabulary import _BLANK_LINE, _SPECIALS
 from docparse.model import Annotation, UnitKind
 
@@ -53,6 +54,12 @@ class ConverterBase(ABC):
         self.prescanned = False
         self.cell_depth = 0
         self.env_macros: dict[str, str] = {}
+        # \label numbers of the whole document (None: a fragment without
+        # its source, whose references cannot be numbered)
+        self.ref_labels: dict[str, LabelTarget] | None = None
+        self.autonames: dict[str, str] = {}
+        self.crefnames: dict[str, tuple[str, str]] = {}
+        self.warned: set[str] = set()
 
     @property
     def buf(self) -> _Buf:
