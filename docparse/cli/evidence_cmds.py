@@ -15,6 +15,7 @@ from docparse.cli.common import exit_on_error
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
 
+
 @click.command("evidence")
 @click.argument("qa_file", type=click.Path(exists=True, dir_okay=False))
 @click.option(
