@@ -211,58 +211,76 @@ def _bibitem_entry(label: str) -> BibEntry | None:
     return BibEntry(authors, m.group(2).strip())
 
 
+def _natbib_mode(source: str, packages: dict[str, set[str]], bib: Bibliography) -> bool | None:
+    """True for natbib's author-year mode, False for numbers, None without natbib."""
+    cls = _CLASS.search(source)
+    cls_opts, cls_name = (_options(cls.group(1)), cls.group(2).strip()) if cls else (set(), "")
+    mode: bool | None = None
+    for prefix, author_year in _NATBIB_CLASSES:
+        if cls_name.startswith(prefix):
+            mode = (author_year and "numbers" not in cls_opts) or "authoryear" in cls_opts
+            if prefix == "aastex":
+                bib.year_sep = " "
+    if "natbib" in packages:
+        opts = packages["natbib"]
+        mode = not opts & {"numbers", "super"}
+        bib.compress = bool(opts & {"compress", "sort&compress"})
+    for style in _SETCITESTYLE.findall(source):
+        if _options(style) & {"numbers", "super"}:
+            mode = False
+        elif "authoryear" in _options(style):
+            mode = True
+    if "cite" in packages:
+        bib.compress = True
+    return mode
+
+
+def _bib_files(source: str, main_file: Path) -> list[Path]:
+    """The ``.bib`` files ``\\bibliography`` names, inside the document's folder."""
+    found = []
+    folder = main_file.parent
+    for names in _BIBFILES.findall(source):
+        for name in names.split(","):
+            name = name.strip()
+            cand = folder / name if name.endswith(".bib") else (folder / name).with_suffix(".bib")
+            try:
+                if cand.resolve().is_relative_to(folder.resolve()) and cand.is_file():
+                    found.append(cand)
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def _citation_order(source: str) -> list[str]:
+    cited: list[str] = []
+    seen: set[str] = set()
+    for keys in _CITE_USE.findall(source):
+        for key in keys.split(","):
+            key = key.strip()
+            if key and key not in seen:
+                seen.add(key)
+                cited.append(key)
+    return cited
+
+
 def read_bibliography(source: str, main_file: Path | None) -> Bibliography:
     """The citation style and markers of a document (``source`` with inputs spliced)."""
     bib = Bibliography()
-    cls = _CLASS.search(source)
-    cls_opts, cls_name = (_options(cls.group(1)), cls.group(2).strip()) if cls else (set(), "")
     packages = {
         name.strip(): _options(opts)
         for opts, names in _USEPACKAGE.findall(source)
         for name in names.split(",")
     }
-    natbib_mode: bool | None = None  # True: author-year, False: numbers
-    for prefix, mode in _NATBIB_CLASSES:
-        if cls_name.startswith(prefix):
-            natbib_mode = (mode and "numbers" not in cls_opts) or "authoryear" in cls_opts
-            if prefix == "aastex":
-                bib.year_sep = " "
-    if "natbib" in packages:
-        opts = packages["natbib"]
-        natbib_mode = not opts & {"numbers", "super"}
-        bib.compress = bool(opts & {"compress", "sort&compress"})
-    for style in _SETCITESTYLE.findall(source):
-        if _options(style) & {"numbers", "super"}:
-            natbib_mode = False
-        elif "authoryear" in _options(style):
-            natbib_mode = True
-    if "cite" in packages:
-        bib.compress = True
+    natbib_mode = _natbib_mode(source, packages, bib)
     bst_m = _BST.search(source)
     bst = bst_m.group(1).strip() if bst_m else ""
     items = _BIBITEM.findall(source)
     bib_paths: list[Path] = []
     if main_file is not None:
-        if not items:
-            bbl = main_file.with_suffix(".bbl")
-            if bbl.is_file():
-                items = _BIBITEM.findall(bbl.read_text(encoding="utf-8", errors="replace"))
-        for names in _BIBFILES.findall(source):
-            for name in names.split(","):
-                name = name.strip()
-                cand = (
-                    (main_file.parent / name).with_suffix(".bib")
-                    if not name.endswith(".bib")
-                    else main_file.parent / name
-                )
-                try:
-                    ok = (
-                        cand.resolve().is_relative_to(main_file.parent.resolve()) and cand.is_file()
-                    )
-                except (OSError, ValueError):
-                    ok = False
-                if ok:
-                    bib_paths.append(cand)
+        bbl = main_file.with_suffix(".bbl")
+        if not items and bbl.is_file():
+            items = _BIBITEM.findall(bbl.read_text(encoding="utf-8", errors="replace"))
+        bib_paths = _bib_files(source, main_file)
     bib_entries, sort_keys = _bib_entries(bib_paths) if bib_paths else ({}, {})
     biblatex = packages.get("biblatex")
     if biblatex is not None:
@@ -280,16 +298,10 @@ def read_bibliography(source: str, main_file: Path | None) -> Bibliography:
     if items:
         bib.numbers = {key.strip(): k + 1 for k, (_, key) in enumerate(items)}
         return bib
-    cited: list[str] = []
-    seen: set[str] = set()
-    for keys in _CITE_USE.findall(source):
-        for key in keys.split(","):
-            key = key.strip()
-            if key and key not in seen:
-                seen.add(key)
-                cited.append(key)
-    if "*" in seen:
-        cited = [k for k in cited if k != "*"] + [k for k in sort_keys if k not in seen]
+    cited = _citation_order(source)
+    if "*" in cited:
+        # \nocite{*}: every entry of the .bib is listed
+        cited = [k for k in cited if k != "*"] + [k for k in sort_keys if k not in cited]
     if bst and _SORTED_BST.search(bst) and all(k in sort_keys for k in cited):
         cited.sort(key=lambda k: sort_keys[k])
     bib.numbers = {key: k + 1 for k, key in enumerate(cited)}
