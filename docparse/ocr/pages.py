@@ -369,7 +369,8 @@ def page_content(
             )
             words.append((display_bbox(box, rotation, width, height), w.confidence))
         if spans:
-            out_lines.append(Line(tuple(spans), functools.reduce(BBox.union, (s.bbox for s in spans))))
+            box_all = functools.reduce(BBox.union, (s.bbox for s in spans))
+            out_lines.append(Line(tuple(spans), box_all))
     blocks: tuple[Block, ...] = blocks_from_lines(out_lines)
     content = PageContent(
         number=number, width=width, height=height, rotation=rotation, blocks=blocks

@@ -104,7 +104,8 @@ class ExpansionMixin(ConverterBase):
             return k
         return i
 
-    def _expand(self, nodes: list[lw.LatexNode], i: int) -> int:
+    # Over the C901 limit on purpose: optional, braced, bare-token and pre-read arguments.
+    def _expand(self, nodes: list[lw.LatexNode], i: int) -> int:  # noqa: C901
         """Expand a user macro at ``nodes[i]``; return the next index."""
         node = nodes[i]
         assert isinstance(node, lw.LatexMacroNode)

@@ -34,7 +34,8 @@ class InputsMixin(ConverterBase):
         except UnicodeDecodeError:
             return data.decode("latin-1")
 
-    def _resolve_input(self, name: str, current: Path | None) -> Path | None:
+    # Over the C901 limit on purpose: one branch per \input safety rule (outside, missing, loop).
+    def _resolve_input(self, name: str, current: Path | None) -> Path | None:  # noqa: C901
         """The file an ``\\input{name}`` reads, or None (skipped, flagged)."""
         name = name.strip().strip('"')
         if not name:
