@@ -12,10 +12,14 @@ string maps to. It reports
   that could not be located in the chunks counts as not retrieved);
 * how often evidence is split across chunk boundaries and how many chunks
   it takes to cover it;
-* QASPER Evidence-F1 in the official string mode (predicted evidence = the
-  texts of the first ``evidence_k`` chunks, compared exactly with each
-  annotator's evidence strings, max over annotators) and in id mode (the
-  same with chunk ids: each annotator's strings located in the chunks);
+* QASPER Evidence-F1 in string mode (the first ``evidence_k`` chunks are
+  the predicted evidence; an annotator's evidence string is retrieved when a
+  predicted chunk holds it, located with :func:`align.locate`, and a
+  predicted chunk is right when it holds one of them; max over annotators;
+  chunks are never the annotators' paragraphs, so comparing texts for
+  equality, as the official script does on paragraphs, would always give 0)
+  and in id mode (the same with chunk ids: each annotator's strings located
+  in the chunks, every chunk of a split string needed);
 * GaRAGe attribution precision/recall/F1 of the cited passages against the
   gold chunks, where the cited passages are the answer's citations when
   given (``citations``), else the first ``evidence_k`` chunks.
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -248,7 +252,6 @@ def _score_record(
     ev_chunks = tuple(ids_of(e.text) for e in rec.evidence)
     gold = {c for ids in ev_chunks for c in ids}
     ranked = list(retriever(rec.question, cs))
-    text_of = {c.id: c.text for c in cs}
     predicted = ranked[:evidence_k]
     annotators = [list(a) for a in rec.annotator_evidence] or [
         [e.raw or e.text for e in rec.evidence]
@@ -271,14 +274,37 @@ def _score_record(
         hit={k: hit_at_k(ranked, gold, k) for k in ks},
         recall={k: _evidence_recall(ranked, ev_chunks, k) for k in ks},
         mrr={k: mrr_at_k(ranked, gold, k) for k in ks},
-        evidence_f1=evidence_f1(
-            [text_of[c] for c in predicted],
-            annotators,
-            text_evidence_only=text_evidence_only,
+        evidence_f1=max(
+            _strings_f1(
+                predicted,
+                [s for s in a if not (text_evidence_only and FLOAT_SELECTED in s)],
+                ids_of,
+            )
+            for a in annotators
         ),
         evidence_f1_ids=evidence_f1(predicted, ids_refs),
         attribution=attribution(predicted if cited is None else cited, gold),
     )
+
+
+def _strings_f1(
+    predicted: Sequence[str], gold: Sequence[str], ids_of: Callable[[str], tuple[str, ...]]
+) -> float:
+    """F1 of one annotator's evidence strings against the predicted chunks.
+
+    Recall: share of the strings held (at least in part) by a predicted
+    chunk; precision: share of the predicted chunks holding one of them.
+    Both empty scores 1.0, as in :func:`align.retrieval.metrics.paragraph_f1`.
+    """
+    if not gold and not predicted:
+        return 1.0
+    if not gold or not predicted:
+        return 0.0
+    chosen = set(predicted)
+    held = [set(ids_of(s)) for s in gold]
+    recall = sum(1 for h in held if h & chosen) / len(gold)
+    precision = sum(1 for c in predicted if any(c in h for h in held)) / len(predicted)
+    return 0.0 if recall + precision == 0 else 2 * precision * recall / (precision + recall)
 
 
 def _evidence_recall(ranked: Sequence[str], ev_chunks: Sequence[Sequence[str]], k: int) -> float:
