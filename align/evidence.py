@@ -10,7 +10,7 @@ page the dataset gives.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ __all__ = [
     "evidence_report",
     "evidence_summary",
     "find_document",
+    "parser_for",
 ]
 
 log = logging.getLogger(__name__)
@@ -129,12 +130,18 @@ def find_document(docs_dir: str | Path, name: str, backend: str | None = None) -
     return None
 
 
-def _default_parser(backend: str | None) -> Callable[[Path], Document]:
+def parser_for(
+    backend: str | None, config: Mapping[str, Any] | None = None
+) -> Callable[[Path], Document]:
+    """``path -> Document`` for ``backend``: a PDF backend, or a twin format name (``tex``).
+
+    ``config`` holds the parser's options (``pages``, ``tables``, ...).
+    """
     from docparse.api import parse
 
     if backend in FORMATS and backend != "pdf":
-        return lambda p: parse(p, format=backend)  # type: ignore[arg-type]
-    return lambda p: parse(p, backend=backend)
+        return lambda p: parse(p, format=backend, config=config)  # type: ignore[arg-type]
+    return lambda p: parse(p, backend=backend, config=config)
 
 
 def evidence_report(
@@ -158,7 +165,7 @@ def evidence_report(
     (``page_hint=False`` ignores it).
     """
     records = list(records)
-    parse_fn = parser or _default_parser(backend)
+    parse_fn = parser or parser_for(backend)
     by_doc: dict[str, list[int]] = {}
     for i, r in enumerate(records):
         by_doc.setdefault(r.doc, []).append(i)

@@ -31,7 +31,7 @@ __all__ = [
     "read_qasper",
 ]
 
-#: Names accepted by :func:`read_qa` (and ``docparse evidence --format-of-qa``).
+#: Names accepted by :func:`read_qa` (and ``--qa-format`` of the CLI).
 QA_FORMATS: dict[str, Callable[[Path], list[QARecord]]] = {
     "financebench": read_financebench,
     "qasper": read_qasper,

@@ -344,28 +344,40 @@ def evaluate_files(
     prefer: str = ".pdf",
     ks: Sequence[int] = (1, 3, 5, 10),
     evidence_k: int = 1,
+    config: Mapping[str, Any] | None = None,
 ) -> RetrievalReport:
     """Read QA records, parse and chunk each document they name, and :func:`evaluate`.
 
     Documents are looked up in ``docs_dir`` with :func:`find_document`,
-    parsed with :func:`docparse.parse` (``backend`` for PDFs) and cut with
-    :func:`docparse.chunking.chunk` (``chunker``: ``sentence``, ``unit`` or
-    ``section``). Records whose document is not found count as
+    parsed with :func:`docparse.parse` (``backend`` and the parser options
+    ``config`` for PDFs) and cut with :func:`docparse.chunking.chunk`
+    (``chunker``: ``sentence``, ``unit`` or ``section``). A twin format as
+    ``backend`` (``tex``, ``htm``, ...) reads each document's file of that
+    format instead. Records whose document is not found count as
     ``no_document``; a document that fails to parse raises its typed error.
     """
+    from align.evidence import find_document as find_twin
+    from align.evidence import parser_for
     from align.readers import read_qa
     from align.retrieval.retrievers import get_retriever
-    from docparse.api import parse
     from docparse.chunking import chunk
+    from docparse.model import FORMATS
 
     records = read_qa(qa_file, qa_format)
+    twin = backend is not None and backend in FORMATS and backend != "pdf"
     chunks: dict[str, Sequence[ChunkLike]] = {}
     for doc_name in dict.fromkeys(r.doc for r in records):
-        path = find_document(doc_name, docs_dir, prefer)
+        if twin:
+            path = find_twin(docs_dir, doc_name, backend)
+        else:
+            path = find_document(doc_name, docs_dir, prefer)
         if path is None:
             log.warning("no document for %r in %s", doc_name, docs_dir)
             continue
-        doc = parse(path, backend=backend if path.suffix.lower() == ".pdf" else None)
+        if twin or path.suffix.lower() == ".pdf":
+            doc = parser_for(backend, config)(path)
+        else:
+            doc = parser_for(None)(path)
         chunks[doc_name] = chunk(doc, chunker)
     r = get_retriever(retriever) if isinstance(retriever, str) else retriever
     return evaluate(records, chunks, r, ks, evidence_k=evidence_k)
