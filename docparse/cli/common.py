@@ -54,8 +54,8 @@ backend_option = click.option(
     "--backend",
     "-b",
     default=None,
-    help="PDF backend: pymupdf (default), pdfplumber, unstructured; or a twin format"
-    " (tex, htm, jats, s2orc, ...) to read that file of the document.",
+    help="PDF backend: pymupdf (default), pdfplumber, unstructured, pymupdf4llm, pypdfium2;"
+    " or a twin format (tex, htm, jats, s2orc, ...) to read that file of the document.",
 )
 
 
@@ -125,7 +125,7 @@ format_option = click.option(
     "fmt",
     default=None,
     type=click.Choice(FORMATS),
-    help="Force the input format (pdf, tex, htm, csv, txt, s2orc, jats).",
+    help="Force the input format (" + ", ".join(FORMATS) + ").",
 )
 config_option = click.option(
     "--option",

@@ -99,6 +99,13 @@ def print_fidelity(summary: dict[str, Any]) -> None:
     type=click.Choice(("all", *PDF_BACKENDS)),
     help="PDF backend to score, or all of them.",
 )
+@click.option(
+    "--parsed",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Another system's parse of the PDF (Markdown, docling JSON, ...); repeatable. "
+    "Each is scored as one more system named after its file.",
+)
 @click.option("--threshold", default=0.9, show_default=True, help="Similarity for unit recall.")
 @click.option("-o", "--output", type=click.Path(), help="Write the JSON here.")
 @click.option("--units", is_flag=True, help="Put every twin unit's projection in the JSON.")
@@ -108,6 +115,7 @@ def fidelity_cmd(
     twin: str,
     pdf: str,
     backend: str,
+    parsed: tuple[str, ...],
     threshold: float,
     output: str | None,
     units: bool,
@@ -116,7 +124,9 @@ def fidelity_cmd(
 ) -> None:
     """Score PDF parses against the structured twin (LaTeX, HTML, ...) of the same document.
 
-    ``-O`` options go to the PDF backends. Exits with status 1 when every backend failed.
+    Other parsers' output (``--parsed X.marker.md --parsed X.docling.json``)
+    is scored in the same table. ``-O`` options go to the PDF backends. Exits
+    with status 1 when every backend failed.
     """
     from align.project import fidelity
 
@@ -125,7 +135,12 @@ def fidelity_cmd(
     backends = PDF_BACKENDS if backend == "all" else (backend,)
     with exit_on_error():
         run = fidelity(
-            twin, pdf, backends, threshold=threshold, parse_options=parse_options(options) or None
+            twin,
+            pdf,
+            backends,
+            parsed=parsed,
+            threshold=threshold,
+            parse_options=parse_options(options) or None,
         )
         summary = run.summary(units=units)
     print_fidelity(summary)
