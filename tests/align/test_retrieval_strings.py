@@ -6,7 +6,7 @@ compare texts for equality (it was always 0.000 on real chunked documents).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from align.locate import ChunkLike
@@ -35,14 +35,9 @@ CHUNKS = [
 ]
 
 
-class Fixed:
-    name = "fixed"
-
-    def __init__(self, order: list[str]) -> None:
-        self.order = order
-
-    def __call__(self, query: str, chunks: Sequence[ChunkLike]) -> list[str]:
-        return list(self.order)
+def ranked(*order: str) -> Callable[[str, Sequence[ChunkLike]], list[str]]:
+    """A retriever that ranks the chunks in ``order`` whatever the query."""
+    return lambda query, chunks: list(order)
 
 
 def _record(*gold: str) -> QARecord:
@@ -53,8 +48,8 @@ def _record(*gold: str) -> QARecord:
 
 def test_string_mode_counts_a_gold_sentence_inside_the_predicted_chunk() -> None:
     rec = _record("Due to issues with biber we recommend to use the bibtex backend of biblatex.")
-    assert evaluate([rec], CHUNKS, Fixed(["c1", "c0"])).records[0].evidence_f1 == 1.0
-    assert evaluate([rec], CHUNKS, Fixed(["c0", "c1"])).records[0].evidence_f1 == 0.0
+    assert evaluate([rec], CHUNKS, ranked("c1", "c0")).records[0].evidence_f1 == 1.0
+    assert evaluate([rec], CHUNKS, ranked("c0", "c1")).records[0].evidence_f1 == 0.0
 
 
 def test_string_mode_precision_and_recall() -> None:
@@ -63,9 +58,9 @@ def test_string_mode_precision_and_recall() -> None:
         "Feel free to place figures at the top or bottom of the page.",
     )
     # Two predicted chunks, both holding a gold string: P = R = 1.
-    assert evaluate([rec], CHUNKS, Fixed(["c1", "c0"]), evidence_k=2).records[0].evidence_f1 == 1.0
+    assert evaluate([rec], CHUNKS, ranked("c1", "c0"), evidence_k=2).records[0].evidence_f1 == 1.0
     # One predicted chunk holds one of the two strings: P = 1, R = 0.5.
-    one = evaluate([rec], CHUNKS, Fixed(["c1", "c0"])).records[0].evidence_f1
+    one = evaluate([rec], CHUNKS, ranked("c1", "c0")).records[0].evidence_f1
     assert abs(one - 2 / 3) < 1e-9
-    report = evaluate([rec], CHUNKS, Fixed(["c1", "c0"]))
+    report = evaluate([rec], CHUNKS, ranked("c1", "c0"))
     assert report.summary()["evidence_f1"] > 0
