@@ -241,15 +241,21 @@ def _score_record(
     by_text = {e.text: e for e in rec.evidence}
     by_text.update({e.raw: e for e in rec.evidence if e.raw})
     located: dict[str, tuple[str, ...]] = {}
+    # Evidence found word for word in several chunks (a repeated figure, or text in
+    # the overlap of two chunks): any of them holds it.
+    either: set[str] = set()
 
     def ids_of(text: str) -> tuple[str, ...]:
         ev = by_text.get(text, Evidence(text))
         if ev.text not in located:
             m = _locate(ev, cs, min_coverage)
-            located[ev.text] = m.unit_ids if m.found else ()
+            located[ev.text] = m.unit_ids if m.found or m.status == "ambiguous" else ()
+            if m.status == "ambiguous":
+                either.add(ev.text)
         return located[ev.text]
 
     ev_chunks = tuple(ids_of(e.text) for e in rec.evidence)
+    any_of = tuple(e.text in either for e in rec.evidence)
     gold = {c for ids in ev_chunks for c in ids}
     ranked = list(retriever(rec.question, cs))
     predicted = ranked[:evidence_k]
@@ -272,7 +278,7 @@ def _score_record(
         ranked=tuple(ranked),
         first_rank=first_rank(ranked, gold),
         hit={k: hit_at_k(ranked, gold, k) for k in ks},
-        recall={k: _evidence_recall(ranked, ev_chunks, k) for k in ks},
+        recall={k: _evidence_recall(ranked, ev_chunks, k, any_of) for k in ks},
         mrr={k: mrr_at_k(ranked, gold, k) for k in ks},
         evidence_f1=max(
             _strings_f1(
@@ -307,12 +313,25 @@ def _strings_f1(
     return 0.0 if recall + precision == 0 else 2 * precision * recall / (precision + recall)
 
 
-def _evidence_recall(ranked: Sequence[str], ev_chunks: Sequence[Sequence[str]], k: int) -> float:
-    """Share of evidence pieces whose chunks are all in the first ``k`` (unlocated: 0)."""
+def _evidence_recall(
+    ranked: Sequence[str],
+    ev_chunks: Sequence[Sequence[str]],
+    k: int,
+    any_of: Sequence[bool] = (),
+) -> float:
+    """Share of evidence pieces whose chunks are all in the first ``k`` (unlocated: 0).
+
+    For a piece flagged in ``any_of`` (it occurs whole in each of its chunks) one suffices.
+    """
     if not ev_chunks:
         return 1.0
     top = set(ranked[:k])
-    return sum(1 for ids in ev_chunks if ids and all(c in top for c in ids)) / len(ev_chunks)
+    flags = list(any_of) + [False] * (len(ev_chunks) - len(any_of))
+    return sum(
+        1
+        for ids, one in zip(ev_chunks, flags, strict=True)
+        if ids and (any if one else all)(c in top for c in ids)
+    ) / len(ev_chunks)
 
 
 def find_document(name: str, docs_dir: str | Path, prefer: str = ".pdf") -> Path | None:

@@ -64,3 +64,16 @@ def test_string_mode_precision_and_recall() -> None:
     assert abs(one - 2 / 3) < 1e-9
     report = evaluate([rec], CHUNKS, ranked("c1", "c0"))
     assert report.summary()["evidence_f1"] > 0
+
+
+def test_evidence_in_two_overlapping_chunks_is_held_by_either() -> None:
+    sentence = "Due to issues with biber we recommend to use the bibtex backend of biblatex."
+    overlapping = [
+        C("a", "Feel free to place figures at the top of the page. " + sentence),
+        C("b", sentence + " Please do not group multiple citations into one bibitem."),
+    ]
+    rec = _record(sentence)
+    for first in ("a", "b"):
+        r = evaluate([rec], overlapping, ranked(first)).records[0]
+        assert set(r.evidence_chunks[0]) == {"a", "b"}
+        assert r.hit[1] == 1.0 and r.recall[1] == 1.0
