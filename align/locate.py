@@ -538,7 +538,8 @@ class Locator:
     def _item_at(self, pos: int) -> int:
         return max(0, bisect.bisect_right(self._item_starts, pos) - 1)
 
-    def _candidates(self, ev_words: list[str], page: int | None) -> list[tuple[int, int, int]]:
+    # Over the C901 limit on purpose: page filter, rare-gram votes and bounds in one pass.
+    def _candidates(self, ev_words: list[str], page: int | None) -> list[tuple[int, int, int]]:  # noqa: C901
         """Candidate windows ``(first word, end word, votes)``, best first."""
         n = len(ev_words)
         grams: list[tuple[int, int, list[int]]] = []
@@ -634,7 +635,8 @@ class Locator:
         found.blocks.sort(key=lambda b: b.ev_start)
         return found
 
-    def _mosaic(self, ev: str, found: _Found, page: int | None) -> None:
+    # Over the C901 limit on purpose: each branch is one way a piece is found or skipped.
+    def _mosaic(self, ev: str, found: _Found, page: int | None) -> None:  # noqa: C901
         """Order-free pass for long evidence: the units that occur inside it.
 
         A table copied from a PDF viewer runs row by row while a parse may

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from align.readers import QA_FORMATS
 from docparse.cli.common import (
     backend_option,
     check_output,
@@ -22,24 +23,11 @@ from docparse.cli.common import (
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
 
-# The names of align.readers.QA_FORMATS, repeated so that starting the CLI does not
-# import align (a third of a second); test_readers checks that the two agree.
-_QA_FORMATS = (
-    "financebench",
-    "qasper",
-    "uda",
-    "finqa",
-    "tatqa",
-    "pdfqa",
-    "climretrieve",
-    "generic",
-)
-
 #: ``--qa-format``, the same in every command that reads QA records.
 qa_format_option = click.option(
     "--qa-format",
     "qa_format",
-    type=click.Choice(_QA_FORMATS),
+    type=click.Choice(tuple(QA_FORMATS)),
     default=None,
     help="QA file format (detected when omitted).",
 )
