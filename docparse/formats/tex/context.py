@@ -239,6 +239,7 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "Citealp": "*[[{",
         "Citeauthor": "*[[{",
         "citeN": "[{",
+        "onlinecite": "*[[{",
         "shortcite": "[{",
         "fontsize": "{{",
         "linespread": "{",

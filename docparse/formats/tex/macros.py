@@ -209,13 +209,17 @@ class MacrosMixin(ConverterBase):
         verbatim = _node_verbatim(node)
         self._raw(verbatim)
         arg = _last_mandatory(node)
-        notes = " ".join(
-            clean_text(_group_body(a)) for a in _optional(node) if a is not None
-        ).strip()
-        for key in _group_body(arg).split(","):
-            if key.strip():
-                self.buf.annotations.append(Annotation("cite", key.strip(), notes))
-        self._text(_SENTINEL)
+        given = [clean_text(self._render_nodes([a])) for a in _optional(node) if a is not None]
+        notes = " ".join(given).strip()
+        keys = [k.strip() for k in _group_body(arg).split(",") if k.strip()]
+        self.buf.annotations.extend(Annotation("cite", key, notes) for key in keys)
+        name = str(node.macroname)
+        text = None
+        if self.bibliography is not None and keys and name not in ("nocite", "footcite"):
+            text = self.bibliography.render(name, keys, given)
+            if text is None:
+                self.flags.add("unresolved_cite")
+        self._text(text if text else _SENTINEL)
         return i + 1
 
     def _m_ref(self, nodes: list[lw.LatexNode], i: int) -> int:
