@@ -96,6 +96,12 @@ class MacrosMixin(ConverterBase):
         if isinstance(simplify, str) and "%" not in simplify:
             self._text(simplify)
             return i + 1
+        return self._unknown_macro(nodes, i, spec is None)
+
+    def _unknown_macro(self, nodes: list[lw.LatexNode], i: int, unspecified: bool) -> int:
+        """A macro with no meaning here: a cross-reference's number, else its text."""
+        node = _macro_node(nodes, i)
+        name = str(node.macroname)
         if (
             name.endswith("ref")
             and not _args(node)
@@ -116,7 +122,7 @@ class MacrosMixin(ConverterBase):
                 self._text(" ")
             self.walk([arg])
         self.raw_on = saved
-        if spec is None and not _args(node):
+        if unspecified and not _args(node):
             # a macro nobody here defines (from a package or class): the
             # braced groups right after it are its arguments, each its text
             j = i + 1
