@@ -179,6 +179,21 @@ def to_markdown(doc: Document, *, furniture: bool = False, page_markers: bool = 
     return "\n\n".join(markdown_blocks(doc, furniture=furniture, page_markers=page_markers)) + "\n"
 
 
+def comparable_units(doc: Document) -> list[tuple[object, ...]]:
+    """What a Markdown round trip keeps: ``(kind, text, section, cells)`` of each content unit.
+
+    Table units compare by their cells (rows padded to the widest), other units by text.
+    """
+    out: list[tuple[object, ...]] = []
+    for u in doc.content_units():
+        rows = None
+        if u.table is not None and u.table.rows:
+            width = u.table.n_cols
+            rows = tuple(tuple(r) + ("",) * (width - len(r)) for r in u.table.rows)
+        out.append((u.kind, u.text if rows is None else "", u.section, rows))
+    return out
+
+
 def to_text(doc: Document, *, furniture: bool = False) -> str:
     """``doc`` as plain text: one unit a paragraph, tables as tab-separated rows."""
     parts = []

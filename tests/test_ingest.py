@@ -132,8 +132,10 @@ def _misbehaving_txt(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "_cache", {})
 
 
-def test_hang_and_memory_hog_are_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    txt = next((p for p in _real_files() if p.suffix == ".txt"), None)
+def test_hang_and_memory_hog_are_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixtures_dir: Path
+) -> None:
+    txt = next((p for p in _real_files(fixtures_dir) if p.suffix == ".txt"), None)
     assert txt is not None, "fixtures/ should hold a .txt document"
     src = tmp_path / "src"
     src.mkdir()
@@ -162,8 +164,8 @@ def _kill_when(proc: subprocess.Popen[bytes], manifest: Path, rows: int) -> None
     pytest.fail("ingest finished before it could be killed")
 
 
-def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path) -> None:
-    pdfs = [p for p in _real_files() if p.suffix == ".pdf"]
+def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path, fixtures_dir: Path) -> None:
+    pdfs = [p for p in _real_files(fixtures_dir) if p.suffix == ".pdf"]
     assert pdfs, "fixtures/ should hold a PDF"
     src, out = tmp_path / "src", tmp_path / "out"
     src.mkdir()

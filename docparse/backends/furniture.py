@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from docparse.backends.footnotes import footnote_mark
 from docparse.backends.items import CAPTION, Item, PageItems
+from docparse.backends.words import _norm_key
 
 #: Share of the page height that makes the top and bottom margin bands.
 BAND = 0.13
@@ -36,8 +37,6 @@ _PAGE_NUMBER = re.compile(
     r"(?:\s+(?:of|/)\s+\d{1,4})?$",
     re.IGNORECASE,
 )
-_DIGITS = re.compile(r"\d+")
-_ROMAN = re.compile(r"\b[ivxlcdm]{1,7}\b", re.IGNORECASE)
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 #: What a banner, a footer or a download stamp says, and body text rarely does.
 _FURNITURE_TEXT = re.compile(
@@ -57,13 +56,6 @@ _TABLE_HEAD = re.compile(
     r"|\b(?:years?|months|quarters?|weeks|periods?)\s+ended\b|^\(?as\s+of\b",
     re.IGNORECASE,
 )
-
-
-def _norm_key(text: str) -> str:
-    """Key of a margin line for repetition counting: digits/roman numerals normalised."""
-    t = _DIGITS.sub("#", text.lower())
-    t = _ROMAN.sub("#", t) if len(t) < 12 else t
-    return re.sub(r"\s+", "", t)
 
 
 def _near_table(it: Item, page: PageItems) -> bool:
@@ -122,6 +114,13 @@ def _set_apart(it: Item, p: PageItems, top: bool) -> bool:
     return True
 
 
+def _mark_roles(p: PageItems) -> None:
+    """Element streams mark furniture anywhere on the page."""
+    for it in p.items:
+        if it.role in ("header", "footer", "page_number"):
+            it.kind = "furniture"
+
+
 def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
     """Mark running headers/footers, banners and page numbers as ``furniture``.
 
@@ -134,10 +133,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
     # (top, baseline rounded, size rounded, font) -> pages with an item there
     slots: dict[tuple[bool, int, float, str], list[Item]] = {}
     for p in pages:
-        # Element streams mark furniture anywhere on the page.
-        for it in p.items:
-            if it.role in ("header", "footer", "page_number"):
-                it.kind = "furniture"
+        _mark_roles(p)
         seen: set[str] = set()
         for it, top in _margin_items(p):
             text = it.text.strip()

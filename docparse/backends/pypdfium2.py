@@ -75,8 +75,11 @@ class Pypdfium2Config(PdfConfig):
     bold_weight: int = 600
 
 
-def _run_texts(textpage: Any, rects: Sequence[tuple[float, float, float, float]]) -> list[str]:
-    """The text of each run, cut from the page text at the runs' first characters.
+def _run_texts(
+    textpage: Any, rects: Sequence[tuple[float, float, float, float]]
+) -> tuple[list[str], list[int | None]]:
+    """The text of each run, cut from the page text at the runs' first characters,
+    and the index of each run's first character (``None`` where not found).
 
     Runs follow the page's character order, so the characters from one run's
     first to the next run's first are its text. Reading each rectangle back
@@ -107,7 +110,7 @@ def _run_texts(textpage: Any, rects: Sequence[tuple[float, float, float, float]]
             texts.append(textpage.get_text_bounded(*rect))
         else:
             texts.append(full[start : ends[i]])
-    return texts
+    return texts, starts
 
 
 def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int) -> list[TextSpan]:
@@ -120,7 +123,8 @@ def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int
     name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
     flags = ctypes.c_int()
     rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
-    for (x0, y0, x1, y1), raw_text in zip(rects, _run_texts(textpage, rects), strict=True):
+    texts, starts = _run_texts(textpage, rects)
+    for (x0, y0, x1, y1), raw_text, first in zip(rects, texts, starts, strict=True):
         text = raw_text.translate(_PDFIUM_CHARS).strip()
         if not text:
             continue
@@ -128,7 +132,9 @@ def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int
         bold = False
         font = ""
         # The run's first character carries its font.
-        index = textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
+        index = (
+            first if first is not None else textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
+        )
         if index is not None and index >= 0:
             size = float(raw.FPDFText_GetFontSize(handle, index))
             got = raw.FPDFText_GetFontInfo(

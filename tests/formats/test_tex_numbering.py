@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from docparse.formats._tex_numbering import UNKNOWN_REF, LabelTarget, number_labels, render_ref
+from docparse.formats.tex.numbering import (
+    UNKNOWN_REF,
+    LabelTarget,
+    number_labels,
+    render_named_ref,
+    render_ref,
+)
 
 _REF = re.compile(r"(\w+)\.?~\\(ref|eqref)\{([^{}#]+)\}")
 
@@ -111,3 +117,51 @@ def test_render_ref_names() -> None:
     assert render_ref("cref", [fig, LabelTarget("4", "figure")]) == "figs. 3 and 4"
     assert render_ref("Cref", [eq]) == "Equation (2)"
     assert render_ref("ref", [None]) == UNKNOWN_REF
+
+
+def test_named_refs_and_aastex_tables() -> None:
+    fig = LabelTarget("3", "figure")
+    assert render_named_ref("figure", [fig]) == "Figure 3"
+    assert render_named_ref("equation", [LabelTarget("1", "equation")] * 3) == (
+        "Equations (1), (1) and (1)"
+    )
+    assert render_named_ref("appendix", [LabelTarget("A", "appendix")] * 2) == "Appendices A and A"
+    source = r"""\documentclass{aastex631}
+\begin{document}
+\begin{deluxetable}{cc}\tablenum{4}\tablecaption{Fixed\label{t4}}\end{deluxetable}
+\begin{deluxetable}{cc}\tablecaption{Next\label{t1}}\end{deluxetable}
+\begin{figure}\floatconts{f1}{\caption{F}}{x}\end{figure}
+\end{document}
+"""
+    labels, _, _ = number_labels(source)
+    assert {k: v.number for k, v in labels.items()} == {"t4": "4", "t1": "1", "f1": "1"}
+
+
+def test_parser_renders_refs_and_flags_unknown_labels(tmp_path: Path) -> None:
+    from docparse.formats.tex import TexParser, latex_to_text
+
+    main = tmp_path / "paper.tex"
+    (tmp_path / "part.tex").write_text(
+        "\\section{Later}\\label{sec:later}\n\\begin{figure}\\caption{C}\\label{f}\\end{figure}\n",
+        encoding="utf-8",
+    )
+    main.write_text(
+        r"""\documentclass{article}
+\begin{document}
+\section{Intro}\label{sec:intro}
+See Fig.~\ref{f}, Section~\ref{sec:later} and Eq.~\eqref{nowhere}.
+\input{part}
+\end{document}
+""",
+        encoding="utf-8",
+    )
+    doc = TexParser().parse(main)
+    para = next(u for u in doc.units if u.kind == "paragraph")
+    # the label lives in an \input file and still gets its number
+    assert para.text == f"See Fig. 1, Section 2 and Eq. ({UNKNOWN_REF})."
+    assert "unresolved_ref" in doc.flags
+    assert {a.target for a in para.annotations if a.kind == "ref"} == {"f", "sec:later", "nowhere"}
+    # a fragment read with its source numbers the same way
+    assert latex_to_text(r"Fig.~\ref{f} shows it.", source=main) == "Fig. 1 shows it."
+    clean = TexParser().parse(main.with_name("part.tex"))
+    assert "unresolved_ref" not in clean.flags

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["UNKNOWN_REF", "LabelTarget", "number_labels", "render_ref"]
+__all__ = ["UNKNOWN_REF", "LabelTarget", "number_labels", "render_named_ref", "render_ref"]
 
 #: Printed for a reference whose number cannot be known (LaTeX prints the same).
 UNKNOWN_REF = "??"
@@ -79,7 +79,9 @@ _TOKEN = re.compile(
     r"\\(?P<sec>part|chapter|section|subsection|subsubsection|paragraph|subparagraph)\b(?P<star>\*?)"
     r"|\\begin\s*\{(?P<begin>[^{}]+)\}"
     r"|\\end\s*\{(?P<end>[^{}]+)\}"
-    r"|\\(?P<caption>caption(?:of)?)\b(?P<capstar>\*?)"
+    r"|\\(?P<caption>caption(?:of)?|tablecaption)\b(?P<capstar>\*?)"
+    r"|\\tablenum\s*\{(?P<tablenum>[^{}]*)\}"
+    r"|\\floatconts\s*\{(?P<floatlabel>[^{}]*)\}"
     r"|\\label\s*\{(?P<label>[^{}]*)\}"
     r"|\\(?P<item>item)\b"
     r"|(?P<newline>\\\\)"
@@ -232,6 +234,8 @@ class _Numberer:
         self.crefnames: dict[str, tuple[str, str]] = {}
         self.labels: dict[str, LabelTarget] = {}
         self.current: LabelTarget | None = None
+        self.tablenum: str | None = None
+        self.float_label: str | None = None
         self.frames: list[_Frame] = []
         self.secnumdepth = 3 if not chaptered else 2
         self.in_appendix = False
@@ -323,7 +327,8 @@ class _Numberer:
             self.token(m, source)
         return self.labels
 
-    def token(self, m: re.Match[str], source: str) -> None:
+    # Over the C901 limit on purpose: tokenizer over counter commands, one branch per command.
+    def token(self, m: re.Match[str], source: str) -> None:  # noqa: C901
         if m.group("sec"):
             name = m.group("sec")
             if m.group("star") or _SECNUMDEPTH[name] > self.secnumdepth:
@@ -350,6 +355,9 @@ class _Numberer:
                         "sidewaystable",
                         "subfigure",
                         "subtable",
+                        "deluxetable",
+                        "splitdeluxetable",
+                        "algorithm",
                     )
                 ),
                 None,
@@ -361,7 +369,12 @@ class _Numberer:
             if env is None:
                 return
             base = env.rstrip("*").replace("wrap", "").replace("sideways", "")
-            if base in ("subfigure", "subtable"):
+            base = "table" if base.endswith("deluxetable") else base
+            if self.tablenum is not None:
+                # AASTeX \tablenum{N}: the table prints N, the counter stays
+                self.current = LabelTarget(self.tablenum, "table")
+                self.tablenum = None
+            elif base in ("subfigure", "subtable"):
                 parent = "figure" if base == "subfigure" else "table"
                 self.step(base)
                 number = str(self.counters.get(parent, 0) + 1) + _alph(self.counters[base])
@@ -369,13 +382,23 @@ class _Numberer:
             else:
                 self.refstep(base, base)
                 self.counters["sub" + base] = 0
+            if self.float_label and self.current is not None:
+                self.labels.setdefault(self.float_label, self.current)
+            self.float_label = None
+        elif m.group("floatlabel") is not None:
+            # jmlr \floatconts{label}{\caption{..}}{..}: the label names the caption
+            self.float_label = m.group("floatlabel").strip()
+        elif m.group("tablenum") is not None:
+            self.tablenum = m.group("tablenum").strip()
         elif m.group("label") is not None:
             key = m.group("label").strip()
             frame = self.math_frame()
             if frame is not None:
                 frame.row_labels.append(key)
-            elif self.current is not None:
-                self.labels.setdefault(key, self.current)
+            else:
+                # before any numbered counter LaTeX's \@currentlabel is empty:
+                # the label exists and prints nothing
+                self.labels.setdefault(key, self.current or LabelTarget("", ""))
         elif m.group("item"):
             depth = sum(f.env == "enumerate" for f in self.frames)
             if 1 <= depth <= 4 and self.frames and self.frames[-1].env == "enumerate":
@@ -586,7 +609,24 @@ def render_ref(
             if kind == "equation":
                 ns = [f"({n})" for n in ns]
             name = single if len(ns) == 1 else plural
-            listed = ns[0] if len(ns) == 1 else ", ".join(ns[:-1]) + " and " + ns[-1]
+            listed = _listing(ns)
             out.append(f"{name} {listed}".strip())
         return out[0] if len(out) == 1 else ", ".join(out[:-1]) + " and " + out[-1]
     return ", ".join(nums)
+
+
+def _listing(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def render_named_ref(name: str, targets: Sequence[LabelTarget | None]) -> str:
+    """The text of a ``\\<name>ref{keys}`` command that prints its own name
+    (the jmlr class's ``\\figureref``, ``\\equationref``, ``\\appendixref`` ...):
+    ``Figure 3``, ``Sections 1 and 3``, ``Equations (1), (2) and (3)``."""
+    nums = [t.number if t is not None else UNKNOWN_REF for t in targets]
+    if name == "equation":
+        nums = [f"({n})" for n in nums]
+    word = name[:1].upper() + name[1:]
+    if len(nums) > 1:
+        word = word[:-2] + "ices" if word.endswith("ix") else word + "s"
+    return f"{word} {_listing(nums)}" if nums else ""
