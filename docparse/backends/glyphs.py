@@ -8,7 +8,7 @@ fallback (what a plain ``get_text()`` uses) puts the glyph's code in its
 place instead; on the corpus those codes are control characters or letters
 that are not the glyph (CMEX10's summation sign comes out as ``P``), so
 they are not taken as text either: the glyph is dropped from the text and
-counted, per page, in :attr:`~docparse.backends.base.PageContent.n_unmapped`
+counted, per page, in :attr:`~docparse.backends.pages.PageContent.unmapped_glyphs`
 so that a page whose text layer is mostly unmapped can be read by OCR.
 """
 

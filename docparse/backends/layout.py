@@ -377,7 +377,7 @@ def assemble_pages(
     for page in pages:
         if not page.has_text:
             no_text.append(page.number)
-        infos.append(PageInfo(page.number, page.n_chars, page.n_unmapped))
+        infos.append(PageInfo(page.number, page.n_chars, page.unmapped_glyphs))
         recs.append(page_items(page, config))
     body = _body_size(recs)
     if config.remove_headers:

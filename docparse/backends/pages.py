@@ -202,7 +202,7 @@ class PageContent:
     page set sideways with ``/Rotate 90`` then reads left to right) and pass
     ``rotation=0``; a backend that only has unrotated coordinates passes the
     page's ``/Rotate``. ``images`` are boxes of raster images.
-    ``n_unmapped`` counts the glyphs whose font maps them to no text; they
+    ``unmapped_glyphs`` counts the glyphs whose font maps them to no text; they
     are already left out of the blocks' and tables' text (see
     :mod:`docparse.backends.glyphs`).
     """
@@ -214,12 +214,12 @@ class PageContent:
     blocks: tuple[Block, ...] = ()
     tables: tuple[TableRegion, ...] = ()
     images: tuple[BBox, ...] = ()
-    n_unmapped: int = 0
+    unmapped_glyphs: int = 0
 
     @property
     def n_chars(self) -> int:
         """Non-space characters of the text layer, unmapped glyphs included."""
-        return self.n_unmapped + sum(
+        return self.unmapped_glyphs + sum(
             len(s.text) - s.text.count(" ") for b in self.blocks for ln in b.lines for s in ln.spans
         )
 

@@ -601,5 +601,5 @@ class PdfplumberBackend(PdfBackend):
             blocks=blocks,
             tables=tables,
             images=images,
-            n_unmapped=unmapped,
+            unmapped_glyphs=unmapped,
         )

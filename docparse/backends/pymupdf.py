@@ -475,7 +475,7 @@ class PyMuPDFBackend(PdfBackend):
             blocks=blocks,
             tables=tables,
             images=images,
-            n_unmapped=unmapped,
+            unmapped_glyphs=unmapped,
         )
         del page
         return content

@@ -444,7 +444,7 @@ def page_content(
         blocks=tuple(blocks),
         tables=tuple(regions),
         images=tuple(images),
-        n_unmapped=unmapped,
+        unmapped_glyphs=unmapped,
     )
 
 

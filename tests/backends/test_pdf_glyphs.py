@@ -44,7 +44,7 @@ def test_assembly_reports_one_page_info_per_page_read() -> None:
     box = BBox(72, 100, 300, 112)
     line = Line((TextSpan("Some text here.", box, 10.0),), box)
     pages = [
-        PageContent(4, 612, 792, blocks=(Block((line,), box),), n_unmapped=5),
+        PageContent(4, 612, 792, blocks=(Block((line,), box),), unmapped_glyphs=5),
         PageContent(5, 612, 792),
     ]
     result = assemble(pages, PdfConfig(), path="x.pdf")
@@ -80,7 +80,7 @@ def test_unstructured_elements_lose_cid_placeholders() -> None:
     )
     elements: list[Any] = [para, table]
     page = ub.page_content(1, 612, 792, 0, elements, tables=True, system_class=PixelSpace)
-    assert page.n_unmapped == 3
+    assert page.unmapped_glyphs == 3
     assert page.blocks[0].lines[0].text == "sum  of x"
     assert page.tables[0].rows == (("a", "b"),)
 
