@@ -153,9 +153,10 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
                 seen.add(key)
             small = body > 0 and it.size <= 0.92 * body
             distinct = bool(main_font) and it.font != main_font
-            if _FURNITURE_TEXT.search(text) and (small or distinct or extreme):
+            apart = _set_apart(it, p, top)
+            if _FURNITURE_TEXT.search(text) and (small or distinct or extreme) and apart:
                 it.kind = "furniture"
-            elif extreme and len(it.lines) == 1 and _set_apart(it, p, top):
+            elif extreme and len(it.lines) == 1 and apart:
                 base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
                 slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
     for it, key, extreme in candidates:
