@@ -221,7 +221,16 @@ _BIB_NAMES = frozenset(
 
 
 _NEWCMD = frozenset(
-    {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand", "newcommand*"}
+    {
+        "newcommand",
+        "renewcommand",
+        "providecommand",
+        "DeclareRobustCommand",
+        "newcommand*",
+        "newrobustcmd",
+        "renewrobustcmd",
+        "providerobustcmd",
+    }
 )
 
 

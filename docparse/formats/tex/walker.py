@@ -241,6 +241,9 @@ class ConverterBase(ABC):
     def _expand(self, nodes: list[lw.LatexNode], i: int) -> int: ...
 
     @abstractmethod
+    def _define_at(self, nodes: list[lw.LatexNode], i: int) -> int: ...
+
+    @abstractmethod
     def _resolve_input(self, name: str, current: Path | None) -> Path | None: ...
 
     @abstractmethod
