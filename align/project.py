@@ -684,12 +684,18 @@ class BackendRun:
 
     ``seconds`` is the parse time of the PDF (not the projection); ``error``
     is set instead of ``projection`` when the backend failed on this file.
+    ``ocr_pages`` are the pages read by OCR and ``ocr_seconds`` the CPU
+    seconds spent on them; when there are any, ``ocr_off`` is the projection
+    of the same backend's parse with OCR off, for the figures side by side.
     """
 
     backend: str
     seconds: float
     projection: Projection | None = None
     error: str | None = None
+    ocr_pages: tuple[int, ...] = ()
+    ocr_seconds: float = 0.0
+    ocr_off: Projection | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -714,6 +720,14 @@ class FidelityRun:
                 continue
             s = run.projection.summary(self.threshold)
             s["seconds"] = run.seconds
+            s["ocr_pages"] = list(run.ocr_pages)
+            s["ocr_seconds"] = run.ocr_seconds
+            if run.ocr_off is not None:
+                s["ocr_off"] = {
+                    "unit_recall": run.ocr_off.unit_recall(self.threshold),
+                    "word_recall": run.ocr_off.word_recall(),
+                    "parsed_units": run.ocr_off.n_parsed_units,
+                }
             worst = sorted(
                 (u for u in run.projection.units if u.status in ("missing", "partial")),
                 key=lambda u: (u.similarity, -u.n_words),
@@ -765,6 +779,7 @@ def fidelity(
 
     from docparse.api import parse
     from docparse.errors import DocparseError
+    from docparse.ocr.pages import ocr_records
 
     twin_doc = parse(twin) if isinstance(twin, str) else twin
     runs: list[BackendRun] = []
@@ -773,10 +788,26 @@ def fidelity(
     for name, path, backend in jobs:
         start = time.perf_counter()
         try:
-            doc = parse(path, backend=backend, config=parse_options if backend else None)
+            options = parse_options if backend else None
+            with ocr_records() as records:
+                doc = parse(path, backend=backend, config=options)
+            seconds = time.perf_counter() - start
+            off = (
+                parse(path, backend=backend, config={**(options or {}), "ocr": "off"})
+                if doc.ocr_pages
+                else None
+            )
         except DocparseError as exc:
             runs.append(BackendRun(name, time.perf_counter() - start, error=str(exc)))
             continue
-        seconds = time.perf_counter() - start
-        runs.append(BackendRun(name, seconds, project(twin_doc, doc, config)))
+        runs.append(
+            BackendRun(
+                name,
+                seconds,
+                project(twin_doc, doc, config),
+                ocr_pages=doc.ocr_pages,
+                ocr_seconds=sum(r.seconds for r in records),
+                ocr_off=project(twin_doc, off, config) if off is not None else None,
+            )
+        )
     return FidelityRun(twin_doc, str(pdf), tuple(runs), threshold)

@@ -85,6 +85,14 @@ def print_fidelity(summary: dict[str, Any]) -> None:
             _f(tb["teds"]),
             _f(s["seconds"], 1),
         )
+        if s.get("ocr_pages"):
+            off = s.get("ocr_off", {})
+            table.add_row(
+                f"  OCR: {len(s['ocr_pages'])} page(s), {s['ocr_seconds']:.1f} CPU s; OCR off",
+                _f(off.get("unit_recall")),
+                _f(off.get("word_recall")),
+                *[""] * 9,
+            )
     _console().print(table)
 
 
