@@ -21,7 +21,10 @@ whose content hash and options are already done.
 Each file is parsed in a separate worker process with a wall-clock limit and
 a memory cap (private resident memory, polled by the parent): a crash, a hang or a
 runaway allocation in one file becomes an ``error`` row naming the file, and
-the run goes on. ``engine="dask"`` sends one task per file to a Dask
+the run goes on. Workers exit when the run's process dies, even by ``kill -9``
+(:mod:`docparse.lifecycle`); SIGINT or SIGTERM stops the workers, removes
+partial files, keeps the manifest of the files finished and raises
+:class:`~docparse.errors.RunInterruptedError`. ``engine="dask"`` sends one task per file to a Dask
 distributed cluster instead; each task still runs the file in its own child
 process with the same limits.
 """
@@ -29,6 +32,7 @@ process with the same limits.
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import importlib
 import json
@@ -48,8 +52,10 @@ from typing import Any, Literal, cast
 
 from docparse.builder import file_hash
 from docparse.detect import sniff
-from docparse.errors import DocparseError, MissingDependencyError
+from docparse.errors import DocparseError, MissingDependencyError, RunInterruptedError
+from docparse.lifecycle import StopSignals, die_with_parent, peak_rss_mb, private_mb
 from docparse.model import SCHEMA_VERSION, Document, Format
+from docparse.parquet import parquet_bytes
 
 log = logging.getLogger(__name__)
 
@@ -279,84 +285,11 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def unit_rows(doc: Document) -> list[dict[str, Any]]:
-    """Flat rows (one per unit) for the Parquet output."""
-    rows = []
-    for u in doc.units:
-        b = u.bbox
-        rows.append(
-            {
-                "doc_id": doc.doc_id,
-                "source_path": doc.source_path,
-                "format": doc.format,
-                "unit_id": u.id,
-                "kind": u.kind,
-                "modality": u.modality,
-                "text": u.text,
-                "raw": u.raw,
-                "section": list(u.section),
-                "order": u.order,
-                "page": u.page,
-                "x0": b.x0 if b else None,
-                "y0": b.y0 if b else None,
-                "x1": b.x1 if b else None,
-                "y1": b.y1 if b else None,
-                "word_start": u.word_start,
-                "word_end": u.word_end,
-                "n_words": u.n_words,
-                "n_tokens": u.n_tokens,
-                "position": u.position,
-                "position_bucket": u.position_bucket,
-                "table": json.dumps(u.table.to_dict(), ensure_ascii=False) if u.table else None,
-            }
-        )
-    return rows
-
-
-def _parquet_schema(pa: Any) -> Any:
-    """One explicit schema, so documents without tables or pages concatenate."""
-    s, i, f = pa.string(), pa.int64(), pa.float64()
-    return pa.schema(
-        [
-            ("doc_id", s),
-            ("source_path", s),
-            ("format", s),
-            ("unit_id", s),
-            ("kind", s),
-            ("modality", s),
-            ("text", s),
-            ("raw", s),
-            ("section", pa.list_(s)),
-            ("order", i),
-            ("page", i),
-            ("x0", f),
-            ("y0", f),
-            ("x1", f),
-            ("y1", f),
-            ("word_start", i),
-            ("word_end", i),
-            ("n_words", i),
-            ("n_tokens", i),
-            ("position", f),
-            ("position_bucket", i),
-            ("table", s),
-        ]
-    )
-
-
-def _write_parquet(path: Path, doc: Document) -> None:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise MissingDependencyError(
-            "Parquet output", "pip install 'docparse[parquet]'", cause=exc
-        ) from exc
-    import io
-
-    buf = io.BytesIO()
-    pq.write_table(pa.Table.from_pylist(unit_rows(doc), schema=_parquet_schema(pa)), buf)
-    atomic_write(path, buf.getvalue())
+def remove_partial(path: Path) -> None:
+    """Remove the temporary files :func:`atomic_write` leaves for ``path`` when killed."""
+    with contextlib.suppress(OSError):
+        for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            tmp.unlink(missing_ok=True)
 
 
 def _output_path(task: Task) -> Path:
@@ -364,6 +297,16 @@ def _output_path(task: Task) -> Path:
     if task.output_format == "parquet":
         return out / "parquet" / f"backend={task.label}" / f"{task.rel}.parquet"
     return out / "docs" / f"{task.rel}.{task.label}.jsonl"
+
+
+def _fidelity_rel(task: Task) -> str:
+    return f"fidelity/{task.rel}.{task.label}.json"
+
+
+def _remove_partials(task: Task) -> None:
+    """A task's half-written outputs, from a worker that was stopped or killed."""
+    remove_partial(_output_path(task))
+    remove_partial(Path(task.out_dir) / _fidelity_rel(task))
 
 
 def _fidelity(task: Task, parsed: Document) -> str | None:
@@ -380,7 +323,7 @@ def _fidelity(task: Task, parsed: Document) -> str | None:
 
         summary = project(twin, parsed).summary()
         summary["twin"] = os.path.relpath(twin_path, Path(task.path).parent)
-        rel = f"fidelity/{task.rel}.{task.label}.json"
+        rel = _fidelity_rel(task)
         atomic_write(Path(task.out_dir) / rel, json.dumps(summary, indent=1, default=str).encode())
         return rel
     return None
@@ -398,7 +341,7 @@ def process_task(task: Task) -> ManifestRow:
         )
         target = _output_path(task)
         if task.output_format == "parquet":
-            _write_parquet(target, doc)
+            atomic_write(target, parquet_bytes(doc))
         else:
             atomic_write(target, (doc.to_json() + "\n").encode("utf-8"))
         fidelity = _fidelity(task, doc) if task.twins else None
@@ -420,7 +363,7 @@ def process_task(task: Task) -> ManifestRow:
         )
     return replace(
         base,
-        peak_rss_mb=_peak_rss_mb(),
+        peak_rss_mb=peak_rss_mb(),
         pages=doc.n_pages,
         units=len(doc.units),
         seconds=round(time.perf_counter() - start, 4),
@@ -432,41 +375,9 @@ def process_task(task: Task) -> ManifestRow:
 # ---------------------------------------------------------------- worker pool
 
 
-def _peak_rss_mb() -> float | None:
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Windows
-        return None
-    # ru_maxrss is in KiB on Linux.
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
-def _private_mb(pid: int) -> float:
-    """Memory a worker holds for itself, in MB: its private resident pages.
-
-    A forked worker shares the parent's pages (imported libraries, the
-    tokenizer) until it writes to them; plain RSS would count those in every
-    worker, so the cap applies to private memory (Linux ``smaps_rollup``,
-    falling back to RSS from ``statm``; 0 where neither exists).
-    """
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            kb = sum(
-                int(line.split()[1])
-                for line in fh
-                if line.startswith(("Private_Clean:", "Private_Dirty:"))
-            )
-        return kb / 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        with open(f"/proc/{pid}/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
-def _worker_main(conn: multiprocessing.connection.Connection) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> None:
+    # A worker must not outlive its run, however the run ends.
+    die_with_parent(parent)
     # The parent owns Ctrl-C; a worker interrupted mid-write would lose the row.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
@@ -498,7 +409,9 @@ class _Slot:
 
     def start(self) -> None:
         parent, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_worker_main, args=(child,), daemon=True)  # type: ignore[attr-defined]
+        self.proc = self.ctx.Process(  # type: ignore[attr-defined]
+            target=_worker_main, args=(child, os.getpid()), daemon=True
+        )
         self.proc.start()
         child.close()
         self.conn = parent
@@ -509,6 +422,9 @@ class _Slot:
             return
         if kill:
             self.proc.kill()
+            if self.task is not None:
+                self.proc.join(timeout=5)
+                _remove_partials(self.task)
         else:
             with contextlib.suppress(OSError, BrokenPipeError):
                 self.conn.send(None)
@@ -548,8 +464,18 @@ def _warm_up(tasks: Iterable[Task]) -> None:
             get_parser(resolve_parser_name(name[0], name[1]))  # type: ignore[arg-type]
 
 
-def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[ManifestRow]:
-    """Run tasks in ``workers`` isolated processes; yield rows as they finish."""
+def _stopping(stop: StopSignals | None) -> bool:
+    return stop is not None and stop.signum is not None
+
+
+def run_local(
+    tasks: Iterable[Task], workers: int, limits: Limits, stop: StopSignals | None = None
+) -> Iterator[ManifestRow]:
+    """Run tasks in ``workers`` isolated processes; yield rows as they finish.
+
+    When ``stop`` records a signal, the run ends within ``limits.poll``
+    seconds: busy workers are killed and their partial files removed.
+    """
     pending = deque(tasks)
     if not pending:
         return
@@ -561,6 +487,8 @@ def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[M
         s.start()
     try:
         while pending or any(s.task for s in slots):
+            if _stopping(stop):
+                return
             for s in slots:
                 if s.task is None and pending:
                     s.task = pending.popleft()
@@ -570,6 +498,9 @@ def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[M
             ready = multiprocessing.connection.wait(
                 [s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=limits.poll
             )
+            if _stopping(stop):
+                # A worker killed by the same signal is not that file's fault.
+                return
             now = time.monotonic()
             for s in busy:
                 task = s.task
@@ -603,7 +534,7 @@ def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[M
                         f"stopped after {limits.timeout:g} s time limit",
                         elapsed,
                     )
-                elif (rss := _private_mb(s.proc.pid)) > limits.memory_mb:
+                elif (rss := private_mb(s.proc.pid)) > limits.memory_mb:
                     s.stop(kill=True)
                     s.start()
                     yield _failure(
@@ -631,9 +562,17 @@ def run_isolated(task: Task, limits: Limits) -> ManifestRow:
 
 
 def run_dask(
-    tasks: Sequence[Task], workers: int, limits: Limits, scheduler: str | None
+    tasks: Sequence[Task],
+    workers: int,
+    limits: Limits,
+    scheduler: str | None,
+    stop: StopSignals | None = None,
 ) -> Iterator[ManifestRow]:
-    """Run tasks on a Dask distributed cluster, one task per file."""
+    """Run tasks on a Dask distributed cluster, one task per file.
+
+    When ``stop`` records a signal, the futures are cancelled and the
+    cluster closed; each task's child process dies with its Dask worker.
+    """
     try:
         import dask
 
@@ -657,12 +596,20 @@ def run_dask(
             client = distributed.Client(scheduler)
         try:
             by_future = {client.submit(run_isolated, t, limits, pure=False): t for t in tasks}
-            for fut in distributed.as_completed(list(by_future)):
-                task = by_future[fut]
-                try:
-                    yield fut.result()
-                except Exception as exc:  # noqa: BLE001 - a lost worker is one file's error
-                    yield _failure(task, type(exc).__name__, str(exc), 0.0)
+            done = distributed.as_completed(list(by_future))
+            while not done.is_empty():
+                if _stopping(stop):
+                    client.cancel(list(by_future))
+                    return
+                if not done.has_ready():
+                    time.sleep(limits.poll)
+                    continue
+                for fut in done.next_batch(block=False):
+                    task = by_future[fut]
+                    try:
+                        yield fut.result()
+                    except Exception as exc:  # noqa: BLE001 - a lost worker is one file's error
+                        yield _failure(task, type(exc).__name__, str(exc), 0.0)
         finally:
             client.close()
             if cluster is not None:
@@ -797,9 +744,13 @@ def ingest(
     limits = limits or Limits()
     latest = dict(previous)
     manifest = out_path / MANIFEST
+    for t in todo:
+        # Left by a run that was killed while a worker wrote this file.
+        _remove_partials(t)
     with (
         open(manifest, "a", encoding="utf-8") as log_fh,
         _Progress(progress, len(unsupported) + len(done) + len(todo)) as bar,
+        StopSignals() as stop,
     ):
 
         def record(row: ManifestRow) -> ManifestRow:
@@ -814,11 +765,13 @@ def ingest(
         for row in (*unsupported, *done):
             yield record(row)
         runner = (
-            run_dask(todo, workers, limits, scheduler)
+            run_dask(todo, workers, limits, scheduler, stop)
             if engine == "dask"
-            else run_local(todo, workers, limits)
+            else run_local(todo, workers, limits, stop)
         )
+        finished = 0
         for row in runner:
+            finished += 1
             yield record(row)
     # One row per input file: compact the append log to the latest state.
     lines = "".join(
@@ -826,3 +779,14 @@ def ingest(
         for r in sorted(latest.values(), key=lambda r: r.key)
     )
     atomic_write(manifest, lines.encode("utf-8"))
+    if stop.signum is not None:
+        for t in todo:
+            # Dask workers' children die with their cluster, mid-write maybe.
+            _remove_partials(t)
+        raise RunInterruptedError(
+            out_path,
+            f"stopped by {stop.name} after {finished} of {len(todo)} files to parse; "
+            f"{manifest} lists every file finished. Run the same command again to "
+            "resume: finished files are skipped.",
+            signum=stop.signum,
+        )
