@@ -52,6 +52,7 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from rapidfuzz.distance import Indel, Levenshtein
@@ -875,13 +876,17 @@ def fidelity(
     pdf: str,
     backends: Sequence[str] = ("pymupdf",),
     *,
+    parsed: Sequence[str | Path] = (),
     config: ProjectionConfig | None = None,
     threshold: float = 0.9,
 ) -> FidelityRun:
     """Parse ``pdf`` with each backend and project ``twin`` (a path or a parsed twin) onto it.
 
-    A backend that fails on the file (a :class:`~docparse.errors.DocparseError`)
-    is reported with its error instead of stopping the others.
+    ``parsed`` are other systems' parses of the same PDF (marker's or
+    pymupdf4llm's Markdown, docling's JSON, any format docparse reads): each
+    is one more system, named after its file, scored the same way. A backend
+    or file that fails (a :class:`~docparse.errors.DocparseError`) is
+    reported with its error instead of stopping the others.
     """
     import time
 
@@ -890,13 +895,15 @@ def fidelity(
 
     twin_doc = parse(twin) if isinstance(twin, str) else twin
     runs: list[BackendRun] = []
-    for name in backends:
+    jobs: list[tuple[str, str, str | None]] = [(name, pdf, name) for name in backends]
+    jobs += [(Path(p).name, str(p), None) for p in parsed]
+    for name, path, backend in jobs:
         start = time.perf_counter()
         try:
-            parsed = parse(pdf, backend=name)
+            doc = parse(path, backend=backend)
         except DocparseError as exc:
             runs.append(BackendRun(name, time.perf_counter() - start, error=str(exc)))
             continue
         seconds = time.perf_counter() - start
-        runs.append(BackendRun(name, seconds, project(twin_doc, parsed, config)))
+        runs.append(BackendRun(name, seconds, project(twin_doc, doc, config)))
     return FidelityRun(twin_doc, str(pdf), tuple(runs), threshold)

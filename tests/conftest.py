@@ -6,14 +6,17 @@ pytest runs with ``--update-golden``.
 
 from __future__ import annotations
 
-import json
+import difflib
+import itertools
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from doc_golden import document_golden, dumps
 from hypothesis import settings
+
+from docparse.model import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -60,7 +63,7 @@ def pytest_report_header(config: pytest.Config) -> str:
     return _profile_line()
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     # Also at the end, where -q and CI logs show it.
     terminalreporter.write_line(_profile_line())
 
@@ -95,20 +98,29 @@ def corpus_dir() -> Path:
 
 
 @pytest.fixture
-def golden(request: pytest.FixtureRequest) -> Callable[[str, Any], None]:
-    """``golden(name, data)``: compare ``data`` with ``fixtures/golden/name.json``."""
+def golden(request: pytest.FixtureRequest) -> Callable[[str, Document], None]:
+    """``golden(name, doc)``: compare the whole of ``doc`` with ``fixtures/golden/name.json``.
+
+    The file is written by :func:`doc_golden.document_golden`; a difference fails
+    with the unified diff, so the changed unit and field are named.
+    """
     update = bool(request.config.getoption("--update-golden"))
 
-    def check(name: str, data: Any) -> None:
+    def check(name: str, doc: Document) -> None:
         path = GOLDEN / f"{name}.json"
-        text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+        text = dumps(document_golden(doc)) + "\n"
         if update:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             return
         if not path.exists():
             pytest.fail(f"golden file {path} missing; run pytest --update-golden to create it")
-        expected = json.loads(path.read_text(encoding="utf-8"))
-        assert json.loads(text) == expected, f"output differs from golden {path.name}"
+        expected = path.read_text(encoding="utf-8")
+        if text != expected:
+            diff = difflib.unified_diff(
+                expected.splitlines(), text.splitlines(), "golden", "parse", lineterm="", n=2
+            )
+            shown = "\n".join(itertools.islice(diff, 80))
+            pytest.fail(f"output differs from golden {path.name} (--update-golden):\n{shown}")
 
     return check

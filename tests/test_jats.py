@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from doc_invariants import check_invariants
-from doc_summaries import twin_summary
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -26,7 +25,7 @@ from docparse.errors import (
     UnsafeInputError,
 )
 from docparse.formats.jats import JatsConfig, JatsParser, cells_to_table, safe_xml_parser
-from docparse.model import Document, Table
+from docparse.model import Document
 from docparse.text import clean_text
 
 PMC_IDS = ("PMC3166277", "PMC3460867", "PMC5828200", "PMC6398430")
@@ -70,20 +69,6 @@ def article(body: str = "", front: str = "", back: str = "") -> str:
         f"<front><article-meta><title-group><article-title>T</article-title></title-group>"
         f"{front}</article-meta></front><body>{body}</body><back>{back}</back>"
     )
-
-
-def summary(doc: Document) -> dict[str, Any]:
-    """A compact, reviewable picture of a parse for golden files."""
-
-    def table_detail(table: Table) -> dict[str, Any]:
-        return {
-            "shape": [table.n_rows, table.n_cols],
-            "spans": [s.to_dict() for s in table.spans],
-            "first_rows": [list(r) for r in table.rows[:2]],
-            "footnotes": len(table.footnotes),
-        }
-
-    return {**twin_summary(doc, table_detail), "flags": list(doc.flags)}
 
 
 def own_text(el: Any) -> str:
@@ -136,9 +121,9 @@ def count_measures(doc: Document, path: Path) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("pmcid", PMC_IDS)
-def test_golden_summary(fixtures_dir: Path, golden: Any, pmcid: str) -> None:
+def test_golden_document(fixtures_dir: Path, golden: Any, pmcid: str) -> None:
     doc = parse(fixture_path(fixtures_dir, pmcid))
-    golden(f"jats_{pmcid}", summary(doc))
+    golden(f"jats_{pmcid}", doc)
 
 
 @pytest.mark.parametrize("pmcid", PMC_IDS)

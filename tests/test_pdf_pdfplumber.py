@@ -5,12 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pymupdf
 import pytest
 from doc_invariants import check_invariants
-from doc_summaries import pdf_summary
 
 import docparse
 from align.metrics.tables import cell_f1
@@ -27,14 +25,8 @@ def pmlr_doc() -> Document:
     return docparse.parse(PMLR, backend=BACKEND)
 
 
-#: The fields of :func:`pdf_summary` that the pdfplumber golden file holds (more would need
-#: a new golden file).
-_GOLDEN_KEYS = ("n_pages", "title", "kinds", "n_words", "headings", "furniture")
-
-
-def test_pmlr_golden_summary(pmlr_doc: Document, golden: Callable[[str, Any], None]) -> None:
-    full = pdf_summary(pmlr_doc)
-    golden("pdf_pdfplumber_pmlr_sample", {key: full[key] for key in _GOLDEN_KEYS})
+def test_pmlr_golden_document(pmlr_doc: Document, golden: Callable[[str, Document], None]) -> None:
+    golden("pdf_pdfplumber_pmlr_sample", pmlr_doc)
 
 
 def test_pmlr_invariants_and_round_trip(pmlr_doc: Document) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 import pymupdf
 import pytest
 from doc_invariants import check_invariants
-from doc_summaries import pdf_summary
 
 import docparse
 from align.metrics.tables import cell_f1
@@ -39,8 +38,8 @@ def pmlr_doc() -> Document:
     return docparse.parse(PMLR, backend=BACKEND)
 
 
-def test_pmlr_golden_summary(pmlr_doc: Document, golden: Callable[[str, Any], None]) -> None:
-    golden("pdf_pymupdf_pmlr_sample", pdf_summary(pmlr_doc))
+def test_pmlr_golden_document(pmlr_doc: Document, golden: Callable[[str, Document], None]) -> None:
+    golden("pdf_pymupdf_pmlr_sample", pmlr_doc)
 
 
 def test_pmlr_invariants_round_trip_and_stable_ids(fixtures_dir: Path, pmlr_doc: Document) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from doc_invariants import check_invariants
-from doc_summaries import twin_summary
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,16 +65,9 @@ def para(text: str, section: str = "", sec_num: str | None = None, **spans: Any)
     }
 
 
-def summary(doc: Document) -> dict[str, Any]:
-    return twin_summary(doc, lambda table: {"rows": [list(r) for r in table.rows[:3]]})
-
-
-# --------------------------------------------------------------------------- real documents
-
-
 @pytest.mark.parametrize("doc_id", DOC_IDS)
-def test_golden_summary(fixtures_dir: Path, golden: Any, doc_id: str) -> None:
-    golden(f"s2orc_{doc_id}", summary(parse(fixture_path(fixtures_dir, doc_id))))
+def test_golden_document(fixtures_dir: Path, golden: Any, doc_id: str) -> None:
+    golden(f"s2orc_{doc_id}", parse(fixture_path(fixtures_dir, doc_id)))
 
 
 @pytest.mark.parametrize("doc_id", DOC_IDS)

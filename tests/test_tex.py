@@ -71,32 +71,9 @@ def test_tables_match_source_and_no_markup_left(name: str, marked_backslash: Non
     assert not left, f"LaTeX commands left in text: {dict(left)}"
 
 
-def _summary(doc: Document) -> dict[str, Any]:
-    return {
-        "title": doc.title,
-        "flags": list(doc.flags),
-        "kinds": dict(sorted(Counter(u.kind for u in doc.units).items())),
-        "sections": list(dict.fromkeys(" > ".join(u.section) for u in doc.units if u.section)),
-        "tables": [
-            {
-                "shape": [u.table.n_rows, u.table.n_cols],
-                "header_rows": u.table.n_header_rows,
-                "spans": len(u.table.spans),
-                "caption": " ".join((u.table.caption or "").split()[:6]),
-                "label": u.table.label,
-                "first_row": list(u.table.rows[0]) if u.table.rows else [],
-                "linked_captions": len(u.related),
-            }
-            for u in doc.units
-            if u.table is not None
-        ],
-        "units": [f"{u.kind}: {' '.join(u.text.split()[:6])}" for u in doc.units],
-    }
-
-
 @pytest.mark.parametrize("name", sorted(FIXTURES))
-def test_golden_summary(name: str, golden: Callable[[str, Any], None]) -> None:
-    golden(f"tex_{name}", _summary(_parse(FIXTURES[name])))
+def test_golden_document(name: str, golden: Callable[[str, Document], None]) -> None:
+    golden(f"tex_{name}", _parse(FIXTURES[name]))
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))

@@ -351,6 +351,26 @@ def load_pymupdf() -> Any:
     return importlib.import_module("pymupdf")
 
 
+def open_pymupdf(path: Path, password: str | None) -> Any:
+    """``path`` opened with PyMuPDF and unlocked with ``password`` when it is encrypted.
+
+    Raises :class:`CorruptDocumentError` when PyMuPDF cannot open it and
+    :class:`EncryptedDocumentError` when the password is missing or wrong.
+    The caller closes the document.
+    """
+    pymupdf = load_pymupdf()
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except (RuntimeError, ValueError) as exc:
+        raise CorruptDocumentError(
+            path, f"{path} cannot be opened as a PDF: {cause_text(exc, path)}", cause=exc
+        ) from exc
+    if doc.needs_pass and not doc.authenticate(password or ""):
+        doc.close()
+        raise encrypted_error(path, wrong_password=password is not None)
+    return doc
+
+
 #: The longest page side (points) read as a page: ten times the 14 400 units
 #: (200 in) that PDF allows (ISO 32000-1 Annex C; larger drawings use /UserUnit).
 #: A /MediaBox beyond it is damage: unstructured sizes a histogram by the page's

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
-    Block,
     Line,
     PageContent,
     PdfBackend,
@@ -30,6 +29,7 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
+from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.tables import (
     TABLE_MARGIN,
     TextLine,
@@ -100,101 +100,8 @@ def _span(w: Mapping[str, Any]) -> TextSpan:
 
 
 def lines_from_words(words: list[Mapping[str, Any]]) -> list[Line]:
-    """Group words into visual lines, split at gutter-wide gaps."""
-    spans = sorted((_span(w) for w in words if str(w["text"]).strip()), key=lambda s: s.bbox.y0)
-    rows: list[list[TextSpan]] = []
-    # A row is anchored on its first word's vertical centre; matching against
-    # the row's growing union box would swallow the next line after one tall
-    # glyph and interleave two lines' words.
-    anchors: list[tuple[float, float]] = []
-    for s in spans:
-        placed = False
-        mid = (s.bbox.y0 + s.bbox.y1) / 2
-        half = max(s.bbox.y1 - s.bbox.y0, 1.0) / 2
-        for k in range(len(rows) - 1, max(len(rows) - 5, -1), -1):
-            amid, ahalf = anchors[k]
-            if abs(mid - amid) <= 0.6 * min(half, ahalf):
-                rows[k].append(s)
-                placed = True
-                break
-        if not placed:
-            rows.append([s])
-            anchors.append((mid, half))
-    rows = _attach_scripts(rows, anchors)
-    lines: list[Line] = []
-    for row in rows:
-        row.sort(key=lambda s: s.bbox.x0)
-        cur: list[TextSpan] = [row[0]]
-        for prev, s in itertools.pairwise(row):
-            size = max(s.size, prev.size, 1.0)
-            if s.bbox.x0 - prev.bbox.x1 > 0.9 * size:
-                lines.append(_line(cur))
-                cur = [s]
-            else:
-                cur.append(s)
-        lines.append(_line(cur))
-    return lines
-
-
-def _attach_scripts(
-    rows: list[list[TextSpan]], anchors: list[tuple[float, float]]
-) -> list[list[TextSpan]]:
-    """Put superscripts and subscripts ("x2", "H2O") into the row they sit on.
-
-    Read top-down, a superscript starts a row of its own before its base line
-    does. A row of at most two short, smaller words that overlaps a
-    neighbouring row's line box by most of its height joins that row.
-    """
-    keep = [True] * len(rows)
-    for k, row in enumerate(rows):
-        if len(row) > 2 or any(len(s.text) > 3 for s in row):
-            continue
-        _mid, half = anchors[k]
-        lo = min(s.bbox.y0 for s in row)
-        hi = max(s.bbox.y1 for s in row)
-        for j in (k + 1, k - 1):
-            if not 0 <= j < len(rows) or not keep[j] or j == k:
-                continue
-            amid, ahalf = anchors[j]
-            overlap = min(hi, amid + ahalf) - max(lo, amid - ahalf)
-            if half < 0.85 * ahalf and overlap > 0.5 * (hi - lo):
-                rows[j].extend(row)
-                keep[k] = False
-                break
-    return [row for row, k in zip(rows, keep, strict=True) if k]
-
-
-def _line(spans: list[TextSpan]) -> Line:
-    b = spans[0].bbox
-    for s in spans[1:]:
-        b = b.union(s.bbox)
-    return Line(tuple(spans), b)
-
-
-def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
-    """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
-    open_blocks: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda line: (line.bbox.y0, line.bbox.x0)):
-        size = max(ln.size, 1.0)
-        target = None
-        for blk in reversed(open_blocks):
-            last = blk[-1]
-            gap = ln.bbox.y0 - last.bbox.y1
-            overlap = min(ln.bbox.x1, last.bbox.x1) - max(ln.bbox.x0, last.bbox.x0)
-            if -0.5 * size < gap < 0.7 * size and overlap > 0 and abs(ln.size - last.size) < 1.0:
-                target = blk
-                break
-        if target is None:
-            open_blocks.append([ln])
-        else:
-            target.append(ln)
-    out = []
-    for blk in open_blocks:
-        b = blk[0].bbox
-        for ln in blk[1:]:
-            b = b.union(ln.bbox)
-        out.append(Block(tuple(blk), b))
-    return tuple(out)
+    """pdfplumber words as visual lines (:func:`~docparse.backends.lines.lines_from_spans`)."""
+    return lines_from_spans([_span(w) for w in words if str(w["text"]).strip()])
 
 
 def _settings(config: PdfplumberConfig, strategy: dict[str, str]) -> dict[str, Any]:
