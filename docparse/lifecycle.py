@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 import time
-from types import FrameType, TracebackType
+from types import FrameType
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -106,12 +106,7 @@ class StopSignals:
                 self._previous[s] = signal.signal(s, self._handle)
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         for s, handler in self._previous.items():
             signal.signal(s, handler)
         self._previous.clear()
