@@ -32,6 +32,10 @@ DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "cor
 COLUMNS = ("unit_recall", "word_recall", "ned", "kendall_tau", "spurious")
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--backend", "pymupdf"]
+
+
 def pairs(corpus: Path) -> list[tuple[str, Path, Path]]:
     out = []
     for d in sorted((corpus / "research").iterdir()):

@@ -41,6 +41,10 @@ _PUNCT = re.compile(r"[^\w]+", re.UNICODE)
 _HYPH = re.compile(r"[-\u2010\u2011\u00ad]\s*\n\s*")
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf"]
+
+
 def norm_words(text: str) -> list[str]:
     """Normalised words of ``text`` (see the module docstring)."""
     text = unicodedata.normalize("NFKC", text)
