@@ -61,6 +61,7 @@ from align.metrics.tables import bag_f1, cell_bag, teds
 from align.metrics.text import kendall_tau
 from align.normalize import normalize_text
 from docparse.model import Document, SourceUnit
+from docparse.text import words
 
 Status = Literal["matched", "split", "merged", "partial", "missing"]
 STATUSES: tuple[Status, ...] = ("matched", "split", "merged", "partial", "missing")
@@ -365,7 +366,9 @@ def comparison_words(text: str) -> tuple[list[str], int]:
     normalised with :func:`align.normalize.normalize_text` (case and
     punctuation folded, a word broken as ``para- graph`` joined), letters
     and digits glued together are split apart
-    (PDFs glue footnote marks to words), and the result split on whitespace.
+    (PDFs glue footnote marks to words), and the result split into words with
+    :func:`docparse.text.words` (whitespace tokens; one word per CJK character,
+    so that a line break or a stray space inside Chinese text changes nothing).
     """
     n_math = 0
 
@@ -376,7 +379,7 @@ def comparison_words(text: str) -> tuple[list[str], int]:
 
     stripped = _BROKEN_WORD.sub("", _MATH.sub(drop, text))
     norm = normalize_text(stripped, fold_case=True, fold_punct=True)
-    return _LETTER_DIGIT.sub(" ", norm).split(), n_math
+    return words(_LETTER_DIGIT.sub(" ", norm)), n_math
 
 
 @dataclass(slots=True)

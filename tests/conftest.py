@@ -85,9 +85,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fn._hypothesis_internal_use_settings = settings(own, max_examples=budget, derandomize=False)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
+    """The checkout's ``fixtures/`` folder: the one place tests find their input files."""
     return FIXTURES
+
+
+def fixture_files(*patterns: str) -> list[Path]:
+    """Files under ``fixtures/`` matching the glob ``patterns`` (no SOURCE notes)."""
+    found = {p for pattern in patterns for p in FIXTURES.glob(pattern)}
+    return sorted(p for p in found if p.name != "SOURCE.txt")
+
+
+@pytest.fixture(scope="session")
+def fixture_texts() -> list[Path]:
+    """The plain-text documents under ``fixtures/texts``."""
+    return fixture_files("texts/*/*.txt")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``@pytest.mark.fixture_files(*globs)``: the test runs once per matching file
+    under ``fixtures/``, passed as its ``fixture_file`` argument."""
+    marker = metafunc.definition.get_closest_marker("fixture_files")
+    if marker is not None:
+        files = fixture_files(*marker.args)
+        metafunc.parametrize("fixture_file", files, ids=[p.name for p in files])
 
 
 @pytest.fixture

@@ -17,15 +17,13 @@ import pytest
 from docparse import Document, registry
 from docparse.ingest import Limits, ManifestRow, ingest, load_manifest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
 _READABLE = {".pdf", ".tex", ".csv", ".txt", ".nxml", ".json", ".htm"}
 
 
-def _real_files(max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
+def _real_files(fixtures: Path, max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
     """Small real documents from fixtures/ (not the fuzz regressions), one per format."""
     picked: dict[str, list[Path]] = {}
-    for p in sorted(FIXTURES.rglob("*"), key=lambda p: (p.suffix, p.stat().st_size, p)):
+    for p in sorted(fixtures.rglob("*"), key=lambda p: (p.suffix, p.stat().st_size, p)):
         ext = p.suffix.lower()
         if (
             p.is_file()
@@ -39,9 +37,9 @@ def _real_files(max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
 
 
 @pytest.fixture
-def corpus(tmp_path: Path) -> Path:
+def corpus(tmp_path: Path, fixtures_dir: Path) -> Path:
     src = tmp_path / "src"
-    files = _real_files()
+    files = _real_files(fixtures_dir)
     assert len(files) >= 4, "fixtures/ should hold real documents of several formats"
     for i, f in enumerate(files):
         dest = src / f"d{i:02d}" / f.name

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docparse.backends.base import (
+from docparse.backends.pages import (
     Assembly,
     Block,
     BlockRole,
@@ -47,6 +47,7 @@ from docparse.backends.base import (
 from docparse.backends.tables import is_data_row
 from docparse.builder import UnitDraft
 from docparse.model import BBox, CellSpan, Provenance, Table, UnitKind
+from docparse.text import line_joiner
 
 # --------------------------------------------------------------------------- text helpers
 
@@ -129,16 +130,18 @@ def _join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
 def join_lines(lines: Sequence[str], vocab: set[str], *, dehyphenate: bool = True) -> str:
     """Join the lines of one paragraph into one string.
 
-    Lines are joined with a space, except that a word broken by an
+    Lines are joined with a space (none between two CJK characters, see
+    :func:`docparse.text.line_joiner`), except that a word broken by an
     end-of-line hyphen is rejoined when ``dehyphenate`` is on: without the
     hyphen when the joined word occurs in ``vocab`` or its parts are not both
-    words, with the hyphen otherwise (``state-of-the-art``). When no line
-    ends with a hyphen the result is ``" ".join(lines)`` (stripped lines).
+    words, with the hyphen otherwise (``state-of-the-art``).
 
     >>> join_lines(["high fi-", "delity"], {"fidelity"})
     'high fidelity'
     >>> join_lines(["state-of-the-", "art model"], {"state", "of", "the", "art"})
     'state-of-the-art model'
+    >>> join_lines(["現在プロ", "グラム"], set())
+    '現在プログラム'
     """
     out = ""
     for raw in lines:
@@ -154,7 +157,7 @@ def join_lines(lines: Sequence[str], vocab: set[str], *, dehyphenate: bool = Tru
             merged = _join_hyphenated(left, first, vocab)
             out = (head + " " if head else "") + merged + (" " + rest if rest else "")
         else:
-            out = out + " " + line
+            out = out + line_joiner(out, line) + line
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from docparse.backends.base import Block, Line, TextSpan
+from docparse.backends.pages import Block, Line, TextSpan
 
 
 def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:

@@ -9,11 +9,10 @@ are freed and memory does not grow with the page count.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,6 +29,7 @@ from docparse.backends.base import (
     encrypted_error,
 )
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
+from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.backends.tables import (
     TABLE_MARGIN,
     TextLine,
@@ -461,80 +461,6 @@ def _box(t: TableRegion) -> tuple[float, float, float, float]:
 
 #: Rectangles thinner than this (points) are drawn rules, not cell backgrounds.
 _THIN = 2.0
-
-
-#: Marks pdfminer's ``PDFDocument.getobj`` once :func:`guard_reference_cycles` wrapped it.
-_GUARDED = "_docparse_reference_cycle_guard"
-
-
-def guard_reference_cycles() -> None:
-    """Make pdfminer read an indirect object whose reference chain loops as null.
-
-    pdfminer's ``resolve1`` follows ``N 0 R`` until it reaches something that is
-    not a reference, with no cycle check, and its lenient object parser can turn
-    a mangled object into a bare reference to itself (object 13 whose damaged
-    body ends in ``... 13 0 R``). Every use of that object then spins in
-    ``resolve1`` for ever, hundreds of thousands of cached look-ups a second
-    (fuzz findings ``fixtures/regressions/pdfplumber/reference-cycle-*.pdf``:
-    a content stream, a page object). A chain that comes back to an object it passed has no value;
-    like a reference to a missing object (PDF 32000-1 7.3.10) it is read as
-    null: ``getobj`` raises pdfminer's own ``PDFObjectNotFound``, which every
-    ``resolve`` already turns into its default. MuPDF (the ``pymupdf``
-    backend) treats such chains the same way.
-
-    The wrapper sits on the class because pdfplumber and unstructured both
-    build their ``PDFDocument`` inside their own code (and resolve ``/Root``
-    and ``/Info`` in its constructor). It changes nothing for a chain that ends.
-    Idempotent.
-    """
-    from pdfminer.pdfdocument import PDFDocument
-    from pdfminer.pdfexceptions import PDFObjectNotFound
-    from pdfminer.pdftypes import PDFObjRef
-
-    original: Callable[[PDFDocument, int], object] = PDFDocument.getobj
-    if getattr(original, _GUARDED, False):
-        return
-
-    def loops(doc: PDFDocument, objid: int, ref: object) -> bool:
-        # Per document: chains already walked, so a long chain that ends is
-        # walked once, not once per link.
-        ending: set[int] = doc.__dict__.setdefault("_docparse_chain_ends", set())
-        looping: set[int] = doc.__dict__.setdefault("_docparse_chain_loops", set())
-        if objid in ending:
-            return False
-        if objid in looping:
-            return True
-        chain = [objid]
-        seen = {objid}
-        while isinstance(ref, PDFObjRef) and ref.objid not in ending:
-            if ref.objid in looping or ref.objid in seen:
-                looping.update(chain)
-                shown = " -> ".join(map(str, chain[:8])) + (" -> ..." if len(chain) > 8 else "")
-                log.warning(
-                    "PDF object %d never resolves (reference cycle %s -> %d); read as null",
-                    objid,
-                    shown,
-                    ref.objid,
-                )
-                return True
-            chain.append(ref.objid)
-            seen.add(ref.objid)
-            try:
-                ref = original(doc, ref.objid)
-            except PDFObjectNotFound:
-                break
-        ending.update(chain)
-        return False
-
-    @functools.wraps(original)
-    def getobj(self: PDFDocument, objid: int) -> object:
-        obj = original(self, objid)
-        if isinstance(obj, PDFObjRef) and loops(self, objid, obj):
-            raise PDFObjectNotFound(objid)
-        return obj
-
-    setattr(getobj, _GUARDED, True)
-    PDFDocument.getobj = getobj  # type: ignore[method-assign]
 
 
 def _time_limit_inside(exc: BaseException) -> ParseTimeoutError | None:

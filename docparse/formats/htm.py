@@ -75,6 +75,7 @@ from docparse.builder import UnitDraft, build_document, table_text
 from docparse.config import ParserConfig, resolve_config
 from docparse.errors import DocparseError, EmptyDocumentError, ParseError
 from docparse.formats._encoding import decode_bytes, read_source
+from docparse.formats._titles import cover_title, first_text, meaningful_title
 from docparse.model import CellSpan, Document, Format, Table, UnitKind
 from docparse.text import clean_text
 
@@ -962,12 +963,11 @@ class HtmParser:
             if exc.path is None:
                 exc.path = str(path)
             raise
-        title = _ixbrl_title(root)
-        title_el = root.find(".//title")
-        if not title and title_el is not None:
-            title = clean_text(title_el.text_content())
+        title = _ixbrl_title(root) or cover_title(d.text for d in drafts[:80])
         if not title and unwrapped.company:
             title = f"{unwrapped.company} {unwrapped.doc_type or ''}".strip()
+        if not title:
+            title = first_text(root, ".//h1") or meaningful_title(first_text(root, ".//title"))
         flags: list[str] = []
         if depth_limited:
             log.warning("%s: HTML nesting beyond libxml2's depth limit was cut", path)

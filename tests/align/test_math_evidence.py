@@ -14,8 +14,6 @@ from align.locate import Locator
 from align.math import GlyphIndex, glyphs, has_math, render_math, render_text, tile
 from docparse.model import Document
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "math"
-
 
 @pytest.mark.parametrize(
     ("tex", "expected"),
@@ -76,11 +74,11 @@ def test_glyph_index_item_spans() -> None:
 
 
 @pytest.fixture(scope="module")
-def pdf_and_twin() -> tuple[Document, Document]:
+def pdf_and_twin(fixtures_dir: Path) -> tuple[Document, Document]:
     from docparse.api import parse
 
-    return parse(FIXTURES / "constructs.pdf", backend="pymupdf"), parse(
-        FIXTURES / "constructs.tex", format="tex"
+    return parse(fixtures_dir / "math" / "constructs.pdf", backend="pymupdf"), parse(
+        fixtures_dir / "math" / "constructs.tex", format="tex"
     )
 
 

@@ -28,15 +28,18 @@ needs_unstructured = pytest.mark.skipif(
     not HAVE_UNSTRUCTURED,
     reason="unstructured is not installed (pip install 'docparse[unstructured]')",
 )
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "fixtures" / "pdf" / "quantum-template" / "quantum-template.pdf"
 
 
 @pytest.fixture(scope="module")
-def quantum_doc() -> docparse.Document:
+def quantum_pdf(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "pdf" / "quantum-template" / "quantum-template.pdf"
+
+
+@pytest.fixture(scope="module")
+def quantum_doc(quantum_pdf: Path) -> docparse.Document:
     if not HAVE_UNSTRUCTURED:
         pytest.skip("unstructured is not installed")
-    return docparse.parse(FIXTURE, backend="unstructured")
+    return docparse.parse(quantum_pdf, backend="unstructured")
 
 
 # --------------------------------------------------------------------------- real PDF
@@ -86,8 +89,10 @@ def test_line_end_hyphens_are_rejoined(quantum_doc: docparse.Document) -> None:
 
 @pytest.mark.unstructured
 @needs_unstructured
-def test_page_windows_give_the_same_units(quantum_doc: docparse.Document) -> None:
-    windowed = docparse.parse(FIXTURE, backend="unstructured", config={"pages_per_call": 2})
+def test_page_windows_give_the_same_units(
+    quantum_pdf: Path, quantum_doc: docparse.Document
+) -> None:
+    windowed = docparse.parse(quantum_pdf, backend="unstructured", config={"pages_per_call": 2})
     assert [(u.kind, u.text) for u in windowed.units] == [
         (u.kind, u.text) for u in quantum_doc.units
     ]
@@ -96,8 +101,8 @@ def test_page_windows_give_the_same_units(quantum_doc: docparse.Document) -> Non
 
 @pytest.mark.unstructured
 @needs_unstructured
-def test_page_range_reads_only_those_pages() -> None:
-    doc = docparse.parse(FIXTURE, backend="unstructured", config={"pages": [2, 3]})
+def test_page_range_reads_only_those_pages(quantum_pdf: Path) -> None:
+    doc = docparse.parse(quantum_pdf, backend="unstructured", config={"pages": [2, 3]})
     pages = {p.page for u in doc.units for p in u.provenance}
     assert pages == {2, 3}
     assert doc.n_pages == 5
@@ -124,10 +129,11 @@ def test_rotated_page_boxes_are_in_the_displayed_page(tmp_path: Path) -> None:
 
 @pytest.mark.unstructured
 @needs_unstructured
-def test_no_network_in_a_fresh_process(tmp_path: Path) -> None:
+def test_no_network_in_a_fresh_process(quantum_pdf: Path, tmp_path: Path) -> None:
     """Import and parse with name lookups and connections refused (and recorded), and without
     DO_NOT_TRACK set by the caller:
     the backend must set it itself and never reach unstructured's spaCy download."""
+    pdf = str(quantum_pdf)
     script = textwrap.dedent(
         f"""
         import json, socket
@@ -140,7 +146,7 @@ def test_no_network_in_a_fresh_process(tmp_path: Path) -> None:
         socket.socket = Refused
         socket.getaddrinfo = socket.create_connection = refuse
         import docparse
-        doc = docparse.parse({str(FIXTURE)!r}, backend="unstructured", config={{"pages": [1, 1]}})
+        doc = docparse.parse({pdf!r}, backend="unstructured", config={{"pages": [1, 1]}})
         print(json.dumps({{"attempts": attempts, "units": len(doc.units), "words": doc.n_words}}))
         """
     )
@@ -182,6 +188,7 @@ def test_spacy_model_is_loaded_by_path_from_the_pypi_package() -> None:
 @pytest.mark.unstructured
 @needs_unstructured
 def test_text_extraction_failure_is_an_error_not_an_empty_document(
+    quantum_pdf: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pdf_module = ub._unstructured()
@@ -191,8 +198,8 @@ def test_text_extraction_failure_is_an_error_not_an_empty_document(
 
     monkeypatch.setattr(pdf_module, "_partition_pdf_with_pdfminer", broken)
     with pytest.raises(CorruptDocumentError, match="pdfminer exploded") as info:
-        docparse.parse(FIXTURE, backend="unstructured", config={"pages": [1, 1]})
-    assert info.value.path == str(FIXTURE)
+        docparse.parse(quantum_pdf, backend="unstructured", config={"pages": [1, 1]})
+    assert info.value.path == str(quantum_pdf)
 
 
 # --------------------------------------------------------------------------- hi_res, deps
@@ -201,6 +208,7 @@ def test_text_extraction_failure_is_an_error_not_an_empty_document(
 @pytest.mark.unstructured
 @needs_unstructured
 def test_hi_res_without_local_models_is_model_unavailable(
+    quantum_pdf: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import huggingface_hub
@@ -208,17 +216,17 @@ def test_hi_res_without_local_models_is_model_unavailable(
     # Deterministic even on a machine whose cache holds the weights.
     monkeypatch.setattr(huggingface_hub, "try_to_load_from_cache", lambda *a, **k: None)
     with pytest.raises(ModelUnavailableError, match="yolox") as info:
-        docparse.parse(FIXTURE, backend="unstructured", config={"strategy": "hi_res"})
+        docparse.parse(quantum_pdf, backend="unstructured", config={"strategy": "hi_res"})
     assert "strategy='fast'" in str(info.value)
-    assert info.value.path == str(FIXTURE)
+    assert info.value.path == str(quantum_pdf)
 
 
 @pytest.mark.unstructured
 @needs_unstructured
-def test_hi_res_unknown_model_is_a_config_error() -> None:
+def test_hi_res_unknown_model_is_a_config_error(quantum_pdf: Path) -> None:
     with pytest.raises(ConfigError, match="no_such_model"):
         docparse.parse(
-            FIXTURE,
+            quantum_pdf,
             backend="unstructured",
             config={"strategy": "hi_res", "hi_res_model_name": "no_such_model"},
         )
@@ -226,10 +234,12 @@ def test_hi_res_unknown_model_is_a_config_error() -> None:
 
 @pytest.mark.unstructured
 @needs_unstructured
-def test_ocr_without_tesseract_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ocr_without_tesseract_names_the_install(
+    quantum_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(ub.shutil, "which", lambda name: None)
     with pytest.raises(MissingDependencyError, match="tesseract"):
-        docparse.parse(FIXTURE, backend="unstructured", config={"strategy": "ocr_only"})
+        docparse.parse(quantum_pdf, backend="unstructured", config={"strategy": "ocr_only"})
 
 
 def test_bad_strategy_is_a_config_error() -> None:

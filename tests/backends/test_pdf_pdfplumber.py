@@ -16,23 +16,22 @@ from docparse.errors import CorruptDocumentError, EncryptedDocumentError
 from docparse.model import Document
 
 BACKEND = "pdfplumber"
-ROOT = Path(__file__).resolve().parent.parent
-PMLR = ROOT / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
+PMLR = Path("pdf/jmlr-pmlr-sample/pmlr-sample.pdf")
 
 
 @pytest.fixture(scope="module")
-def pmlr_doc() -> Document:
-    return docparse.parse(PMLR, backend=BACKEND)
+def pmlr_doc(fixtures_dir: Path) -> Document:
+    return docparse.parse(fixtures_dir / PMLR, backend=BACKEND)
 
 
 def test_pmlr_golden_document(pmlr_doc: Document, golden: Callable[[str, Document], None]) -> None:
     golden("pdf_pdfplumber_pmlr_sample", pmlr_doc)
 
 
-def test_pmlr_invariants_and_round_trip(pmlr_doc: Document) -> None:
+def test_pmlr_invariants_and_round_trip(pmlr_doc: Document, fixtures_dir: Path) -> None:
     doc = pmlr_doc
     assert doc.backend == "pdfplumber" and doc.n_pages == 11
-    check_invariants(doc, pdf=PMLR)
+    check_invariants(doc, pdf=fixtures_dir / PMLR)
 
 
 def test_pmlr_sections_and_furniture(pmlr_doc: Document) -> None:
@@ -50,7 +49,7 @@ def test_pmlr_sections_and_furniture(pmlr_doc: Document) -> None:
         assert not (re.fullmatch(r"\d{1,2}", u.text) and u.bbox.y0 > 0.9 * 792)
 
 
-def test_encrypted_and_truncated(tmp_path: Path) -> None:
+def test_encrypted_and_truncated(tmp_path: Path, fixtures_dir: Path) -> None:
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 100), "Locked words for plumber.", fontsize=11)
     path = tmp_path / "locked.pdf"
@@ -60,7 +59,7 @@ def test_encrypted_and_truncated(tmp_path: Path) -> None:
         docparse.parse(path, backend=BACKEND)
     parsed = docparse.parse(path, backend=BACKEND, config={"password": "pw"})
     assert [u.text for u in parsed.units] == ["Locked words for plumber."]
-    data = PMLR.read_bytes()
+    data = (fixtures_dir / PMLR).read_bytes()
     cut = tmp_path / "cut.pdf"
     cut.write_bytes(data[: len(data) // 3])
     with pytest.raises(CorruptDocumentError, match=r"cut\.pdf"):
@@ -78,9 +77,9 @@ def test_config_is_validated() -> None:
         resolve_config(PdfplumberConfig, {"table_strategy": "magic"})
 
 
-def test_pmlr_booktabs_table_found(pmlr_doc: Document) -> None:
+def test_pmlr_booktabs_table_found(pmlr_doc: Document, fixtures_dir: Path) -> None:
     """Table 3 of the paper has only top, middle and bottom rules (booktabs)."""
-    tex = ROOT / "fixtures/research/jmlr-pmlr-sample/pmlr-sample.tex"
+    tex = fixtures_dir / "research/jmlr-pmlr-sample/pmlr-sample.tex"
     gold = [u.table for u in docparse.parse(tex).units if u.table][2]
     tables = [u for u in pmlr_doc.units if u.table]
     ruled_off = [u for u in tables if u.provenance[0].page == 4 and u.provenance[0].bbox.y0 > 480]

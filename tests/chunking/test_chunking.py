@@ -16,8 +16,6 @@ from docparse.errors import ConfigError
 from docparse.model import Document, Table
 from docparse.text import count_tokens
 
-FIXTURES = Path(__file__).parent.parent / "fixtures"
-
 
 def _doc_from_text(path: Path) -> Document:
     paras = [p for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()]
@@ -31,13 +29,13 @@ def _doc_from_text(path: Path) -> Document:
 
 
 @pytest.fixture(scope="module")
-def text_doc() -> Document:
-    return _doc_from_text(FIXTURES / "texts" / "debmake-doc-en" / "debmake-doc-excerpt.en.txt")
+def text_doc(fixtures_dir: Path) -> Document:
+    return _doc_from_text(fixtures_dir / "texts" / "debmake-doc-en" / "debmake-doc-excerpt.en.txt")
 
 
 @pytest.fixture(scope="module")
-def pmc_doc() -> Document:
-    path = FIXTURES / "pmc" / "PMC3460867" / "pone.0046493.nxml"
+def pmc_doc(fixtures_dir: Path) -> Document:
+    path = fixtures_dir / "pmc" / "PMC3460867" / "pone.0046493.nxml"
     return docparse.parse(path)
 
 

@@ -270,7 +270,7 @@ def test_generic_html_skips_nav_script_style(tmp_path: Path) -> None:
             "<ul><li>one</li><li>two</li></ul></body></html>",
         )
     )
-    assert doc.title == "T"
+    assert doc.title == "Title"  # the first h1 names the page, not <title>
     assert [(u.kind, u.text, u.section) for u in doc.units] == [
         ("heading", "Title", ("Title",)),
         ("heading", "Part", ("Title", "Part")),
@@ -444,3 +444,31 @@ def test_wikipedia_pages_from_corpus(corpus_dir: Path) -> None:
         assert kinds["paragraph"] >= 5 and kinds["heading"] >= 3
         assert not any("var " in u.text and "function" in u.text for u in doc.units)
         assert not any(u.text.lower() in ("jump to navigation", "edit") for u in doc.units)
+
+
+@pytest.mark.parametrize(
+    ("html", "title"),
+    [
+        # EDGAR filing without iXBRL facts: registrant and form from the cover page.
+        (
+            "<html><head><title>Document</title></head><body>"
+            "<p>UNITED STATES SECURITIES AND EXCHANGE COMMISSION</p><p>FORM 10-Q</p>"
+            "<p>ACME WIDGETS CORP.</p><p>(Exact name of registrant as specified in its charter)</p>"
+            "<p>Quarterly text of the report.</p></body></html>",
+            "ACME WIDGETS CORP. 10-Q",
+        ),
+        # An editor default or a file name is not a title; the first h1 is.
+        (
+            "<html><head><title>Document</title></head><body><h1>Annual Review</h1></body></html>",
+            "Annual Review",
+        ),
+        ("<html><head><title>d123456d10k.htm</title></head><body><p>Text.</p></body></html>", None),
+        ("<html><head><title>Untitled</title></head><body><p>Text.</p></body></html>", None),
+        (
+            "<html><head><title>A Study of Rivers</title></head><body><p>T.</p></body></html>",
+            "A Study of Rivers",
+        ),
+    ],
+)
+def test_html_titles(tmp_path: Path, html: str, title: str | None) -> None:
+    assert HtmParser().parse(write(tmp_path, html)).title == title

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -229,3 +230,100 @@ def test_corpus_books(corpus_dir: Path) -> None:
         assert len(sections) >= 50
         # Every numbered chapter-level heading of the body is in the path of some paragraph.
         assert any(len(u.section) >= 3 for u in doc.units if u.kind == "paragraph")
+
+
+# --- book conventions: numbering, code, CJK ------------------------------------
+
+BOOK = """\
+Chapter 4. Authentication
+
+4.1. control
+
+    The control file says what the package is made of, in one long line
+    wrapped at the usual width of the book so that it looks like prose.
+
+4.2. compat
+
+    The compat level of the package, wrapped like the paragraph above it
+    so that the base indentation of the book is four spaces throughout.
+
+4.2.1. Expansion of usable storage space by mounting another
+partition
+
+    A heading wrapped onto a second line at the same indent as its number.
+
+2022-10-08 03:52:48 UTC
+
+    cat >~/.sbuildrc << 'EOF'
+    ##########################
+    # PERL MAGIC
+    ##########################
+    1;
+    EOF
+
+      1 Source: gentoo
+      2 Section: misc
+      3 Priority: optional
+      4 Build-Depends: debhelper-compat (= 13)
+
+4.3. sudo
+
+1. It unpacks the tarball in an empty temporary directory by doing
+
+    More text of the section, long enough to look like a paragraph of prose.
+"""
+
+
+def test_book_numbering_code_and_timestamps(tmp_path: Path) -> None:
+    doc = parse_text(tmp_path, BOOK)
+    headings = [u.text for u in doc.units if u.kind == "heading"]
+    # Lower-case titles continue the numbering; a wrapped title is one heading;
+    # a timestamp, a command over "####" and a comment banner are not headings;
+    # a "1." that goes back in the numbering is not either.
+    assert headings == [
+        "Chapter 4. Authentication",
+        "4.1. control",
+        "4.2. compat",
+        "4.2.1. Expansion of usable storage space by mounting another partition",
+        "4.3. sudo",
+    ]
+    code = [u.raw for u in doc.units if u.kind == "code"]
+    assert any("PERL MAGIC" in c and "cat >~/.sbuildrc" in c for c in code)
+    assert any("1 Source: gentoo" in c and "4 Build-Depends" in c for c in code)
+    assert not any(u.kind == "list_item" and "Source" in u.text for u in doc.units)
+    sections = {u.text: u.section for u in doc.units}
+    assert sections["2022-10-08 03:52:48 UTC"][-1].startswith("4.2.1.")
+
+
+def test_numbered_toc_titles_are_headings_with_a_final_stop(tmp_path: Path) -> None:
+    text = (
+        "Contents\n\n    4.4. Specific Options\n    4.5. /usr/include : Standard include files.\n\n"
+        "4.4. Specific Options\n\n   Some options, in a sentence that is long enough.\n\n"
+        "4.5. /usr/include : Standard include files.\n\n   The include files, in a sentence.\n"
+    )
+    doc = parse_text(tmp_path, text)
+    assert [u.text for u in doc.units if u.kind == "heading"][-1].startswith("4.5. /usr/include")
+
+
+def test_chinese_book_wraps_words_and_headings(fixtures_dir: Path) -> None:
+    doc = TxtParser().parse(
+        fixtures_dir / "books/debian-reference-zh-cn/debian-reference-excerpt.zh-cn.txt"
+    )
+    check_invariants(doc)
+    headings = [u.section[-1] for u in doc.units if u.kind == "heading"]
+    assert "第 1 章 GNU/Linux 教程" in headings
+    numbered = [h.split()[0] for h in headings if h.startswith("1.1.") and h[4:5].isdigit()]
+    assert numbered == [f"1.1.{i}." for i in range(1, 14)]  # "1.1.12. sudo 配置" too
+    cjk = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u3000-\u303f"
+    wrapped = re.compile(f"[{cjk}]\n\\s*[{cjk}]")
+    prose = [u for u in doc.units if u.kind in ("paragraph", "list_item")]
+    joined = [u for u in prose if wrapped.search(u.raw)]
+    assert len(joined) >= 20
+    spaced = re.compile(f"[{cjk}] [{cjk}]")
+    for u in joined:
+        # A wrap between two CJK characters is not a space; spaces kept in the source are.
+        assert len(spaced.findall(u.text)) <= len(spaced.findall(u.raw)), u.text
+    unit = next(u for u in prose if u.text.startswith("我认为学习一个计算机系统"))
+    n_cjk = len(re.findall("[\u4e00-\u9fff]", unit.text))
+    assert unit.n_words == n_cjk  # every Han character one word, punctuation none
+    assert "是有帮助的" in unit.text

@@ -12,7 +12,10 @@ import docparse
 from docparse.errors import CorruptDocumentError, MissingDependencyError
 from docparse.registry import PDF_BACKENDS, get_parser
 
-PMLR = Path(__file__).resolve().parent.parent / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
+
+@pytest.fixture(scope="module")
+def pmlr(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
 
 
 def _needs(module: str) -> None:
@@ -24,10 +27,10 @@ def test_both_registered_for_all() -> None:
     assert {"pymupdf4llm", "pypdfium2"} <= set(PDF_BACKENDS)
 
 
-def test_pypdfium2_pmlr() -> None:
+def test_pypdfium2_pmlr(pmlr: Path) -> None:
     _needs("pypdfium2")
-    doc = docparse.parse(PMLR, backend="pypdfium2")
-    check_invariants(doc, pdf=PMLR)
+    doc = docparse.parse(pmlr, backend="pypdfium2")
+    check_invariants(doc, pdf=pmlr)
     assert doc.backend == "pypdfium2" and doc.n_pages == 11
     headings = [u.text for u in doc.units if u.kind == "heading"]
     assert "1. Introduction" in headings
@@ -42,18 +45,18 @@ def test_pypdfium2_pmlr() -> None:
     assert captioned and all(u.related for u in captioned)
 
 
-def test_pypdfium2_tables_off_and_pages() -> None:
+def test_pypdfium2_tables_off_and_pages(pmlr: Path) -> None:
     _needs("pypdfium2")
-    doc = docparse.parse(PMLR, backend="pypdfium2", config={"tables": False, "pages": (4, 5)})
+    doc = docparse.parse(pmlr, backend="pypdfium2", config={"tables": False, "pages": (4, 5)})
     assert not [u for u in doc.units if u.kind == "table"]
     assert {u.page for u in doc.units} <= {4, 5}
     assert any("Data1" in u.text for u in doc.units)
 
 
-def test_pymupdf4llm_pmlr_pages() -> None:
+def test_pymupdf4llm_pmlr_pages(pmlr: Path) -> None:
     _needs("pymupdf4llm")
-    doc = docparse.parse(PMLR, backend="pymupdf4llm", config={"pages": (4, 5)})
-    check_invariants(doc, pdf=PMLR)
+    doc = docparse.parse(pmlr, backend="pymupdf4llm", config={"pages": (4, 5)})
+    check_invariants(doc, pdf=pmlr)
     assert doc.backend == "pymupdf4llm" and {u.page for u in doc.units} <= {4, 5}
     tables = [u for u in doc.units if u.kind == "table"]
     assert tables and all(u.bbox is not None for u in tables)

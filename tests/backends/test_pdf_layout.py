@@ -35,9 +35,8 @@ from docparse.builder import build_document
 from docparse.model import BBox
 from docparse.registry import _BUILTIN, PDF_BACKENDS
 
-ROOT = Path(__file__).resolve().parent.parent
-PMLR = ROOT / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
-FRX = ROOT / "fixtures/pdf/frx_2012_disclosure/frx_2012_disclosure.pdf"
+PMLR = Path("pdf/jmlr-pmlr-sample/pmlr-sample.pdf")
+FRX = Path("pdf/frx_2012_disclosure/frx_2012_disclosure.pdf")
 
 # ------------------------------------------------------------------ de-hyphenation
 
@@ -223,9 +222,9 @@ def test_plausible_table_rejects_prose() -> None:
 
 
 @pytest.fixture(scope="module")
-def both() -> dict[str, docparse.Document]:
+def both(fixtures_dir: Path) -> dict[str, docparse.Document]:
     return {
-        b: docparse.parse(PMLR, backend=b, config={"tables": False})
+        b: docparse.parse(fixtures_dir / PMLR, backend=b, config={"tables": False})
         for b in ("pymupdf", "pdfplumber")
     }
 
@@ -244,9 +243,9 @@ def test_backends_agree_on_pages_words_and_furniture(both: dict[str, docparse.Do
     assert len(ha) >= 8 and ha == hb
 
 
-def test_backends_both_find_the_table() -> None:
+def test_backends_both_find_the_table(fixtures_dir: Path) -> None:
     for backend in ("pymupdf", "pdfplumber"):
-        doc = docparse.parse(FRX, backend=backend)
+        doc = docparse.parse(fixtures_dir / FRX, backend=backend)
         tables = [u for u in doc.units if u.kind == "table"]
         assert len(tables) == 1, backend
         assert tables[0].table is not None and "AALAEI, BEHZAD" in tables[0].table.cells()

@@ -27,11 +27,10 @@ FOREIGN = (
 
 
 @pytest.fixture(scope="module")
-def tex_doc() -> Document:
+def tex_doc(fixtures_dir: Path) -> Document:
     from docparse.api import parse
 
-    root = Path(__file__).resolve().parent.parent / "fixtures"
-    return parse(root / TEX, format="tex")
+    return parse(fixtures_dir / TEX, format="tex")
 
 
 def _paragraphs(doc: Document, n: int = 2) -> list[int]:
@@ -167,10 +166,11 @@ def test_match_to_dict_round_numbers(tex_doc: Document) -> None:
 
 
 @pytest.fixture(scope="module")
-def finqa_doc() -> tuple[Document, list[dict[str, object]]]:
+def finqa_doc(fixtures_dir: Path) -> tuple[Document, list[dict[str, object]]]:
     """A page of the GS 2016 report as FinQA gives it: text before, the table, text after."""
-    root = Path(__file__).resolve().parent.parent / "fixtures"
-    data = json.loads((root / "qa/uda/bench_fin_qa_excerpt.json").read_text(encoding="utf-8"))
+    data = json.loads(
+        (fixtures_dir / "qa/uda/bench_fin_qa_excerpt.json").read_text(encoding="utf-8")
+    )
     rec = data["GS_2016"][0]
     ctx = rec["context"]
     drafts = [UnitDraft("paragraph", t) for t in ctx["pre_text"] if t.strip()]
@@ -245,12 +245,11 @@ def test_float_selected_caption(finqa_doc: tuple[Document, list[dict[str, object
 
 
 @pytest.fixture(scope="module")
-def pdf_doc() -> Document:
+def pdf_doc(fixtures_dir: Path) -> Document:
     pytest.importorskip("docparse.backends.pymupdf")
     from docparse.api import parse
 
-    root = Path(__file__).resolve().parent.parent / "fixtures"
-    return parse(root / "qa/uda/1809.01202.pdf", backend="pymupdf")
+    return parse(fixtures_dir / "qa/uda/1809.01202.pdf", backend="pymupdf")
 
 
 def test_qasper_evidence_in_pdf_parse(pdf_doc: Document, fixtures_dir: Path) -> None:

@@ -15,20 +15,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-import docparse.formats.tex as tex
+import docparse.formats.tex.nodes as tex_nodes
 from docparse.errors import EmptyDocumentError, UnsafeInputError
 from docparse.formats.tex import TexConfig, TexParser, latex_table_count, latex_to_text
 from docparse.model import Document
 from docparse.text import clean_text
 
-RESEARCH = Path(__file__).resolve().parent.parent / "fixtures" / "research"
-ARXIV = RESEARCH / "arxiv-2510.22211v1" / "2510.22211v1.tex"
-PDFQA_CSV = RESEARCH / "arxiv-2510.22211v1" / "pdfqa-2510.22211v1.csv"
-FIXTURES = {
+ARXIV = Path("arxiv-2510.22211v1/2510.22211v1.tex")
+PDFQA_CSV = Path("arxiv-2510.22211v1/pdfqa-2510.22211v1.csv")
+#: The real papers under ``fixtures/research``.
+PAPERS = {
     "arxiv_2510_22211v1": ARXIV,
-    "pmlr_sample": RESEARCH / "jmlr-pmlr-sample" / "pmlr-sample.tex",
-    "aastex_sample631": RESEARCH / "aastex-sample631" / "sample631.tex",
+    "pmlr_sample": Path("jmlr-pmlr-sample/pmlr-sample.tex"),
+    "aastex_sample631": Path("aastex-sample631/sample631.tex"),
 }
+
+
+@pytest.fixture(scope="session")
+def research(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "research"
+
 
 # math kept verbatim is allowed; everything else must be plain text
 MATH = re.compile(r"\\\[.*?\\\]|\\\(.*?\\\)|\$\$.*?\$\$|\$[^$]*\$", re.S)
@@ -39,7 +45,7 @@ COMMAND = re.compile(r"\\[a-zA-Z]+")
 def marked_backslash(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Print literal backslashes (``\\verb``, ``\\string``) as U+29F5 so that a
     remaining ``\\`` can only be leaked markup."""
-    monkeypatch.setattr(tex, "LITERAL_BACKSLASH", "\u29f5")
+    monkeypatch.setattr(tex_nodes, "LITERAL_BACKSLASH", "\u29f5")
     yield
 
 
@@ -56,9 +62,11 @@ def _texts(doc: Document) -> Iterator[tuple[str, str]]:
             yield unit.kind, unit.text
 
 
-@pytest.mark.parametrize("name", sorted(FIXTURES))
-def test_tables_match_source_and_no_markup_left(name: str, marked_backslash: None) -> None:
-    path = FIXTURES[name]
+@pytest.mark.parametrize("name", sorted(PAPERS))
+def test_tables_match_source_and_no_markup_left(
+    research: Path, name: str, marked_backslash: None
+) -> None:
+    path = research / PAPERS[name]
     doc = _parse(path)
     source = path.read_text(encoding="utf-8")
     assert sum(u.kind == "table" for u in doc.units) == latex_table_count(source)
@@ -71,23 +79,25 @@ def test_tables_match_source_and_no_markup_left(name: str, marked_backslash: Non
     assert not left, f"LaTeX commands left in text: {dict(left)}"
 
 
-@pytest.mark.parametrize("name", sorted(FIXTURES))
-def test_golden_document(name: str, golden: Callable[[str, Document], None]) -> None:
-    golden(f"tex_{name}", _parse(FIXTURES[name]))
+@pytest.mark.parametrize("name", sorted(PAPERS))
+def test_golden_document(
+    research: Path, name: str, golden: Callable[[str, Document], None]
+) -> None:
+    golden(f"tex_{name}", _parse(research / PAPERS[name]))
 
 
-@pytest.mark.parametrize("name", sorted(FIXTURES))
-def test_json_round_trip_and_invariants(name: str) -> None:
-    doc = _parse(FIXTURES[name])
+@pytest.mark.parametrize("name", sorted(PAPERS))
+def test_json_round_trip_and_invariants(research: Path, name: str) -> None:
+    doc = _parse(research / PAPERS[name])
     assert Document.from_json(doc.to_json()) == doc
-    again = _parse(FIXTURES[name])
+    again = _parse(research / PAPERS[name])
     check_invariants(doc)
     assert [u.id for u in doc.units] == [u.id for u in again.units]
     assert all(unit.text.strip() and unit.raw.strip() for unit in doc.units), "markup-only unit"
 
 
-def test_arxiv_structure() -> None:
-    doc = _parse(ARXIV)
+def test_arxiv_structure(research: Path) -> None:
+    doc = _parse(research / ARXIV)
     assert doc.title is not None and doc.title.startswith("Ultraviolet Spectral Evidence for Ansky")
     assert doc.units[0].kind == "title"
     kinds = Counter(u.kind for u in doc.units)
@@ -110,8 +120,8 @@ def test_arxiv_structure() -> None:
     assert footnote.text.startswith("Note that the short timescale")
 
 
-def test_deluxetable_cells_spans_caption_link() -> None:
-    doc = _parse(FIXTURES["aastex_sample631"])
+def test_deluxetable_cells_spans_caption_link(research: Path) -> None:
+    doc = _parse(research / PAPERS["aastex_sample631"])
     tables = [u for u in doc.units if u.table is not None]
     messier = next(u for u in tables if u.table and u.table.label == "tab:messier")
     assert messier.table is not None
@@ -339,20 +349,20 @@ def test_latex_table_count() -> None:
 # -- pdfQA's own split ------------------------------------------------------
 
 
-def _pdfqa_rows() -> list[str]:
-    with PDFQA_CSV.open(encoding="utf-8", newline="") as fh:
+def _pdfqa_rows(research: Path) -> list[str]:
+    with (research / PDFQA_CSV).open(encoding="utf-8", newline="") as fh:
         return [row["content"] for row in csv.DictReader(fh)]
 
 
-def test_pdfqa_rows_map_to_exactly_one_unit() -> None:
+def test_pdfqa_rows_map_to_exactly_one_unit(research: Path) -> None:
     """>= 95% of pdfQA's real paragraph rows map to exactly one unit.
 
     Rows whose LaTeX-to-text conversion is empty (``\\end{enumerate}``,
     ``\\bibliography{..}\\bibliographystyle{..}``) are markup, not paragraphs.
     """
-    doc = _parse(ARXIV)
+    doc = _parse(research / ARXIV)
     texts = [u.text for u in doc.units]
-    converted = [latex_to_text(c, source=ARXIV) for c in _pdfqa_rows()]
+    converted = [latex_to_text(c, source=research / ARXIV) for c in _pdfqa_rows(research)]
     real = [t for t in converted if t]
     assert len(converted) - len(real) == 2
     exact = sum(1 for t in real if texts.count(t) == 1)
@@ -361,11 +371,11 @@ def test_pdfqa_rows_map_to_exactly_one_unit() -> None:
     assert fuzzy / len(real) >= 0.95
 
 
-def test_latex_to_text_agrees_with_units_on_raw() -> None:
+def test_latex_to_text_agrees_with_units_on_raw(research: Path) -> None:
     """A unit's own raw markup converts back to the unit's text."""
-    doc = _parse(ARXIV)
+    doc = _parse(research / ARXIV)
     same = [
-        latex_to_text(u.raw, source=ARXIV) == u.text
+        latex_to_text(u.raw, source=research / ARXIV) == u.text
         for u in doc.units
         if u.kind in ("paragraph", "list_item", "equation", "heading")
     ]

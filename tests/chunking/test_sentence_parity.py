@@ -22,8 +22,6 @@ from docparse.text import encoding
 llama_parser = pytest.importorskip("llama_index.core.node_parser")
 
 SETTINGS = [(400, 0), (1024, 200)]
-FIXTURE_TEXTS = sorted((Path(__file__).parent.parent / "fixtures" / "texts").glob("*/*.txt"))
-FIXTURE_TEXTS = [p for p in FIXTURE_TEXTS if p.name != "SOURCE.txt"]
 
 
 def _llama(chunk_size: int, chunk_overlap: int, **kw: object) -> Callable[[str], list[str]]:
@@ -41,32 +39,32 @@ def _check(text: str, chunk_size: int, chunk_overlap: int) -> None:
     assert [text[s:e] for s, e in ours.split_spans(text)] == [c for c in expected if c]
 
 
-def test_fixture_texts_exist() -> None:
-    assert len(FIXTURE_TEXTS) >= 4
+def test_fixture_texts_exist(fixture_texts: list[Path]) -> None:
+    assert len(fixture_texts) >= 4
 
 
-@pytest.mark.parametrize("path", FIXTURE_TEXTS, ids=lambda p: p.name)
 @pytest.mark.parametrize(("chunk_size", "chunk_overlap"), SETTINGS)
-def test_parity_on_fixture_texts(path: Path, chunk_size: int, chunk_overlap: int) -> None:
-    _check(path.read_text(encoding="utf-8"), chunk_size, chunk_overlap)
+@pytest.mark.fixture_files("texts/*/*.txt")
+def test_parity_on_fixture_texts(fixture_file: Path, chunk_size: int, chunk_overlap: int) -> None:
+    _check(fixture_file.read_text(encoding="utf-8"), chunk_size, chunk_overlap)
 
 
-@pytest.mark.parametrize("path", FIXTURE_TEXTS, ids=lambda p: p.name)
 @pytest.mark.parametrize(("chunk_size", "chunk_overlap"), [(64, 16), (128, 0), (30, 29)])
-def test_parity_with_small_chunks(path: Path, chunk_size: int, chunk_overlap: int) -> None:
+@pytest.mark.fixture_files("texts/*/*.txt")
+def test_parity_with_small_chunks(fixture_file: Path, chunk_size: int, chunk_overlap: int) -> None:
     # Small chunks exercise the secondary regex, word and character fallbacks.
-    _check(path.read_text(encoding="utf-8")[:8000], chunk_size, chunk_overlap)
+    _check(fixture_file.read_text(encoding="utf-8")[:8000], chunk_size, chunk_overlap)
 
 
-def test_parity_with_custom_separators_and_no_secondary_regex() -> None:
-    text = FIXTURE_TEXTS[0].read_text(encoding="utf-8")[:6000]
+def test_parity_with_custom_separators_and_no_secondary_regex(fixture_texts: list[Path]) -> None:
+    text = fixture_texts[0].read_text(encoding="utf-8")[:6000]
     kw = {"paragraph_separator": "\n\n", "secondary_chunking_regex": None, "separator": "\n"}
     expected = _llama(50, 10, **kw)(text)
     assert SentenceSplitter(50, 10, **kw).split_text(text) == expected  # type: ignore[arg-type]
 
 
-def test_parity_with_other_tokenizer() -> None:
-    text = FIXTURE_TEXTS[1].read_text(encoding="utf-8")[:6000]
+def test_parity_with_other_tokenizer(fixture_texts: list[Path]) -> None:
+    text = fixture_texts[1].read_text(encoding="utf-8")[:6000]
 
     def by_chars(s: str) -> list[str]:
         return list(s)
@@ -203,7 +201,7 @@ def test_split_text_matches_llama_on_generated_text(
 
 
 def _corpus_texts(corpus: Path) -> list[tuple[str, str]]:
-    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     try:
         from sentence_splitter import corpus_texts
     finally:

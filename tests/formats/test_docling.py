@@ -12,11 +12,14 @@ import docparse
 from docparse.detect import detect_format
 from docparse.errors import ParseError
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures/docling/sample.docling.json"
+
+@pytest.fixture(scope="module")
+def sample(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "docling/sample.docling.json"
 
 
-def test_units_pages_and_boxes() -> None:
-    doc = docparse.parse(FIXTURE)
+def test_units_pages_and_boxes(sample: Path) -> None:
+    doc = docparse.parse(sample)
     check_invariants(doc)
     assert doc.format == "docling" and doc.n_pages == 2
     assert doc.title == "Scoring Parsers Against Perfect Parses"
@@ -33,8 +36,8 @@ def test_units_pages_and_boxes() -> None:
     assert furniture == ["Workshop on Parsing 2026", "2"]
 
 
-def test_table_cells_spans_and_caption() -> None:
-    doc = docparse.parse(FIXTURE)
+def test_table_cells_spans_and_caption(sample: Path) -> None:
+    doc = docparse.parse(sample)
     (table,) = [u for u in doc.units if u.kind == "table"]
     assert table.page == 2 and table.table is not None
     assert table.table.rows[0] == ("System", "F1", "")
@@ -49,13 +52,13 @@ def test_table_cells_spans_and_caption() -> None:
     assert caption.kind == "caption" and table.id in caption.related
 
 
-def test_furniture_off() -> None:
-    doc = docparse.parse(FIXTURE, config={"furniture": False})
+def test_furniture_off(sample: Path) -> None:
+    doc = docparse.parse(sample, config={"furniture": False})
     assert not [u for u in doc.units if u.kind == "furniture"]
 
 
-def test_detected_by_content_and_not_docling(tmp_path: Path) -> None:
-    assert detect_format(FIXTURE) == "docling"
+def test_detected_by_content_and_not_docling(sample: Path, tmp_path: Path) -> None:
+    assert detect_format(sample) == "docling"
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"schema_name": "Something"}), encoding="utf-8")
     with pytest.raises(ParseError, match="not a DoclingDocument"):

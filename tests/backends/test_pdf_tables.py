@@ -25,7 +25,6 @@ from docparse.backends.tables import (
     split_stacked_rows,
 )
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pdf"
 ICDAR = ("icdar2013-eu-001", "icdar2013-us-001")
 
 
@@ -122,8 +121,8 @@ def test_open_sides_close_a_table_ruled_between_column_groups() -> None:
 # ------------------------------------------------------------------ gold reader
 
 
-def test_icdar_reader_places_cells_by_row_and_column() -> None:
-    tables = read_icdar2013(FIXTURES / "icdar2013-us-001" / "us-001-str.xml")
+def test_icdar_reader_places_cells_by_row_and_column(fixtures_dir: Path) -> None:
+    tables = read_icdar2013(fixtures_dir / "pdf" / "icdar2013-us-001" / "us-001-str.xml")
     assert [t.name for t in tables] == ["us-001-str.xml#t1p1", "us-001-str.xml#t2p3"]
     first = tables[0]
     assert first.page == 1
@@ -149,17 +148,19 @@ def _best(doc: docparse.Document, gold: GoldTable) -> float:
 
 @pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
 @pytest.mark.parametrize("name", ICDAR)
-def test_icdar_tables_keep_their_cells(name: str, backend: str) -> None:
-    folder = FIXTURES / name
+def test_icdar_tables_keep_their_cells(fixtures_dir: Path, name: str, backend: str) -> None:
+    folder = fixtures_dir / "pdf" / name
     doc = docparse.parse(next(folder.glob("*.pdf")), backend=backend)
     scores = {t.name: _best(doc, t) for t in read_gold_tables(folder)}
     assert scores and min(scores.values()) >= 0.95, scores
 
 
 @pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
-def test_background_fills_do_not_cut_phantom_columns(backend: str) -> None:
+def test_background_fills_do_not_cut_phantom_columns(fixtures_dir: Path, backend: str) -> None:
     doc = docparse.parse(
-        FIXTURES / "icdar2013-eu-001" / "eu-001.pdf", backend=backend, config={"pages": (1, 1)}
+        fixtures_dir / "pdf" / "icdar2013-eu-001" / "eu-001.pdf",
+        backend=backend,
+        config={"pages": (1, 1)},
     )
     tables = [u.table for u in doc.units if u.table is not None]
     assert len(tables) == 3
@@ -189,8 +190,10 @@ def test_banded_regions_join_stacked_strips_with_their_header() -> None:
 
 
 @pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
-def test_zebra_striped_table_is_one_table(backend: str) -> None:
-    doc = docparse.parse(FIXTURES / "3M_2018_10K-p50" / "3M_2018_10K-p50.pdf", backend=backend)
+def test_zebra_striped_table_is_one_table(fixtures_dir: Path, backend: str) -> None:
+    doc = docparse.parse(
+        fixtures_dir / "pdf" / "3M_2018_10K-p50" / "3M_2018_10K-p50.pdf", backend=backend
+    )
     tables = [u.table for u in doc.units if u.table is not None]
     assert len(tables) == 1
     rows = [[c for c in r if c] for r in tables[0].rows]
@@ -237,8 +240,10 @@ def test_caption_regions_take_the_short_rows_next_to_a_table_caption() -> None:
 
 
 @pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
-def test_unruled_tables_are_found_from_their_caption(backend: str) -> None:
-    doc = docparse.parse(FIXTURES / "jmlr-pmlr-sample" / "pmlr-sample.pdf", backend=backend)
+def test_unruled_tables_are_found_from_their_caption(fixtures_dir: Path, backend: str) -> None:
+    doc = docparse.parse(
+        fixtures_dir / "pdf" / "jmlr-pmlr-sample" / "pmlr-sample.pdf", backend=backend
+    )
     tables = [u for u in doc.units if u.table is not None and u.page == 4]
     # Table 2 has no rules at all; Table 3 is booktabs.
     assert len(tables) == 2

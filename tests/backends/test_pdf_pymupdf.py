@@ -29,13 +29,10 @@ def pmlr(fixtures_dir: Path) -> Path:
     return fixtures_dir / "pdf" / "jmlr-pmlr-sample" / "pmlr-sample.pdf"
 
 
-PMLR = Path(__file__).resolve().parent.parent / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
-
-
 @pytest.fixture(scope="module")
-def pmlr_doc() -> Document:
+def pmlr_doc(fixtures_dir: Path) -> Document:
     """The fixture paper parsed once for the tests that only read it."""
-    return docparse.parse(PMLR, backend=BACKEND)
+    return docparse.parse(fixtures_dir / "pdf/jmlr-pmlr-sample/pmlr-sample.pdf", backend=BACKEND)
 
 
 def test_pmlr_golden_document(pmlr_doc: Document, golden: Callable[[str, Document], None]) -> None:

@@ -15,21 +15,19 @@ from docparse.detect import detect_format
 from docparse.formats.markdown import MarkdownConfig, parse_markdown_text
 from docparse.model import Document, Table
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "fixtures/markdown/marker-style.md"
-#: Every twin fixture of the project (PDF parses are checked separately).
-TWINS = sorted(
-    p
-    for pattern in (
-        "research/*/*.tex",
-        "pmc/*/*.nxml",
-        "s2orc/*/*.json",
-        "books/*/*-excerpt*.txt",
-        "financial/*/*.htm",
-        "csv/*/*.csv",
-    )
-    for p in (ROOT / "fixtures").glob(pattern)
+TWIN_GLOBS = (
+    "research/*/*.tex",
+    "pmc/*/*.nxml",
+    "s2orc/*/*.json",
+    "books/*/*-excerpt*.txt",
+    "financial/*/*.htm",
+    "csv/*/*.csv",
 )
+
+
+@pytest.fixture(scope="module")
+def marker_style(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "markdown/marker-style.md"
 
 
 def units_key(doc: Document) -> list[tuple[object, ...]]:
@@ -55,8 +53,8 @@ def round_trip(doc: Document) -> Document:
     )
 
 
-def test_fixture_units() -> None:
-    doc = docparse.parse(FIXTURE)
+def test_fixture_units(marker_style: Path) -> None:
+    doc = docparse.parse(marker_style)
     check_invariants(doc)
     assert doc.format == "markdown" and doc.n_pages == 2
     kinds = [u.kind for u in doc.units]
@@ -101,21 +99,21 @@ def test_no_markers_no_pages() -> None:
     assert [d.provenance for d in reader.drafts] == [(), ()]
 
 
-def test_detected_by_extension_and_content(tmp_path: Path) -> None:
-    assert detect_format(FIXTURE) == "markdown"
+def test_detected_by_extension_and_content(marker_style: Path, tmp_path: Path) -> None:
+    assert detect_format(marker_style) == "markdown"
     bare = tmp_path / "parsed"
     bare.write_text("# Title\n\nText.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", encoding="utf-8")
     assert detect_format(bare) == "markdown"
 
 
-@pytest.mark.parametrize("path", TWINS, ids=lambda p: p.name)
-def test_round_trip_every_fixture_document(path: Path) -> None:
-    doc = docparse.parse(path)
+@pytest.mark.fixture_files(*TWIN_GLOBS)
+def test_round_trip_every_fixture_document(fixture_file: Path) -> None:
+    doc = docparse.parse(fixture_file)
     assert units_key(round_trip(doc)) == units_key(doc)
 
 
-def test_round_trip_pdf_parse_with_page_markers() -> None:
-    pdf = ROOT / "fixtures/pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
+def test_round_trip_pdf_parse_with_page_markers(fixtures_dir: Path) -> None:
+    pdf = fixtures_dir / "pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
     doc = docparse.parse(pdf, config={"pages": (1, 4)})
     md = doc.to_markdown(page_markers=True)
     back = parse_markdown_text(md)
@@ -162,10 +160,10 @@ def test_round_trip_property(doc: Document) -> None:
     assert units_key(round_trip(doc)) == units_key(doc)
 
 
-def test_export_text_and_html() -> None:
+def test_export_text_and_html(marker_style: Path) -> None:
     from docparse.export import to_html, to_text
 
-    doc = docparse.parse(FIXTURE)
+    doc = docparse.parse(marker_style)
     text = to_text(doc)
     assert "BM25\t0.41" in text and "<" not in text.split("Name")[0]
     page = to_html(doc)
