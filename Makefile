@@ -50,7 +50,7 @@ explore: setup
 	HYPOTHESIS_PROFILE=explore HYPOTHESIS_EXPLORE_FACTOR=$(EXPLORE_FACTOR) \
 		$(BIN)/pytest -m "hypothesis and not slow" -p no:cacheprovider -q
 	HYPOTHESIS_PROFILE=explore HYPOTHESIS_EXPLORE_EXAMPLES=$(NORMALIZE_EXAMPLES) \
-		$(BIN)/pytest tests/test_normalize.py -k "idempotent or offset_map" \
+		$(BIN)/pytest tests/align/test_normalize.py -k "idempotent or offset_map" \
 		-p no:cacheprovider -q --hypothesis-show-statistics --timeout=0
 
 fuzz: setup
