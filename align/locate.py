@@ -42,15 +42,17 @@ from align.normalize import Markup, NormalizedText, markup_to_text, normalize
 from docparse.model import Document, SourceUnit
 
 __all__ = [
+    "PLACEHOLDER",
     "ChunkLike",
     "EvidenceKind",
     "Locator",
     "Match",
     "MatchStatus",
     "locate",
+    "settle",
 ]
 
-MatchStatus = Literal["exact", "fuzzy", "split", "partial", "missing"]
+MatchStatus = Literal["exact", "fuzzy", "split", "partial", "missing", "ambiguous"]
 EvidenceKind = Literal["text", "table", "figure"]
 
 
@@ -82,6 +84,12 @@ class Match:
     evidence and the matched text. ``pages`` are the pages of the matched
     units; ``page`` the one holding most of the matched text.
 
+    ``ambiguous``: the evidence occurs word for word in several units and
+    nothing (a page hint, its context, the evidence's neighbours) says which
+    one is meant; ``candidates`` lists each occurrence as ``(unit id, span,
+    pages)`` and ``unit_ids``/``pages`` are theirs. An ambiguous match is not
+    ``found``.
+
     Example record: ``{"status": "split", "unit_ids": ["d:00012:ab", "d:00013:cd"],
     "spans": [[310, 402], [0, 57]], "coverage": 0.97, "score": 0.95,
     "pages": [3], "page": 3}``
@@ -94,6 +102,7 @@ class Match:
     score: float = 0.0
     pages: tuple[int, ...] = ()
     page: int | None = None
+    candidates: tuple[tuple[str, tuple[int, int], tuple[int, ...]], ...] = ()
 
     @property
     def found(self) -> bool:
@@ -109,10 +118,40 @@ class Match:
             "score": round(self.score, 4),
             "pages": list(self.pages),
             "page": self.page,
+            **(
+                {
+                    "candidates": [
+                        {"unit_id": u, "span": list(sp), "pages": list(pg)}
+                        for u, sp, pg in self.candidates
+                    ]
+                }
+                if self.candidates
+                else {}
+            ),
         }
 
 
 MISSING = Match("missing")
+
+
+def settle(match: Match, *, pages: Sequence[int] = (), unit_ids: Sequence[str] = ()) -> Match:
+    """An ambiguous ``match`` narrowed to the one candidate in ``unit_ids`` or on ``pages``.
+
+    Returns ``match`` unchanged when it is not ambiguous or when not exactly
+    one candidate qualifies (units are tried first, then pages).
+    """
+    if match.status != "ambiguous":
+        return match
+    for keep in (
+        [c for c in match.candidates if c[0] in set(unit_ids)],
+        [c for c in match.candidates if set(c[2]) & set(pages)],
+    ):
+        if len(keep) == 1:
+            uid, span, on = keep[0]
+            return Match(
+                "exact", (uid,), (span,), match.coverage, match.score, on, on[0] if on else None
+            )
+    return match
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +178,8 @@ class _Hit:
 class _Found:
     blocks: list[_Hit] = field(default_factory=list)
     exact: bool = False
+    # Exact occurrences in other items that nothing told apart (start positions).
+    others: list[int] = field(default_factory=list)
 
     def matched(self) -> int:
         """Evidence characters covered (overlapping blocks counted once)."""
@@ -165,9 +206,9 @@ _ELISION = re.compile(
     r"\s*[\[(](?:\.\s?){3}[\])]\s*|\s*[\[(]\u2026[\])]\s*|\s+(?:\.\.\.|\u2026)\s+"
 )
 
-# S2ORC/QASPER placeholders for what the PDF prints as a citation, a reference,
-# a formula: "proposed in BIBREF21, BIBREF22" is "[21, 22]" or "(Smith, 2019)".
-_PLACEHOLDER = re.compile(
+#: S2ORC/QASPER placeholders for what the PDF prints as a citation, a reference,
+#: a formula: "proposed in BIBREF21, BIBREF22" is "[21, 22]" or "(Smith, 2019)".
+PLACEHOLDER = re.compile(
     r"\b(?:BIBREF|TABREF|FIGREF|EQREF|SECREF|INLINEFORM|DISPLAYFORM|FOOTREF)\d*\b"
 )
 
@@ -261,6 +302,7 @@ class Locator:
         kind: EvidenceKind | None = None,
         page: int | None = None,
         markup_source: str | Path | None = None,
+        context: str | None = None,
     ) -> Match:
         """Find ``evidence`` in the target.
 
@@ -269,8 +311,26 @@ class Locator:
         macros are then expanded). ``kind="table"`` (or evidence that looks like a table
         reference: ``FLOAT SELECTED: Table ...``, a FinQA row) also tries
         table and caption units. ``page`` (1-based) only breaks ties between
-        equally good candidates.
+        equally good candidates. Evidence that occurs word for word in several
+        units is ``ambiguous`` unless ``page`` or ``context`` (text around
+        the evidence, as the dataset gives it) singles one occurrence out.
         """
+        m = self._locate(evidence, markup, min_coverage, kind, page, markup_source)
+        if m.status == "ambiguous" and context:
+            around = self._locate(context, markup, min_coverage, None, page, markup_source)
+            if around.found:
+                m = settle(m, unit_ids=around.unit_ids)
+        return m
+
+    def _locate(
+        self,
+        evidence: str,
+        markup: Markup | None,
+        min_coverage: float,
+        kind: EvidenceKind | None,
+        page: int | None,
+        markup_source: str | Path | None,
+    ) -> Match:
         text = markup_to_text(evidence, markup, source=markup_source)
         caption = _FLOAT_SELECTED.match(text)
         if caption:
@@ -336,9 +396,9 @@ class Locator:
         # for citations and formulas: the parts between them are found on their
         # own, and what the parse prints in their place is not compared.
         pieces = _ELISION.split(text)
-        wildcards = _PLACEHOLDER.search(text) is not None
+        wildcards = PLACEHOLDER.search(text) is not None
         if wildcards:
-            pieces = [q for p in pieces for q in _PLACEHOLDER.split(p)]
+            pieces = [q for p in pieces for q in PLACEHOLDER.split(p)]
         parts = [p for p in (_norm(t).text for t in pieces) if p]
         if wildcards and len(parts) > 1:
             # A lone word between two placeholders ("BIBREF1 and BIBREF2") belongs
@@ -359,6 +419,8 @@ class Locator:
             found.blocks.extend(got.blocks)
             found.exact = found.exact and got.exact
             offset += len(part) + 1
+            if len(parts) == 1 and got.others:
+                return self._ambiguous(got, ev)
         if found.matched() < max(min_coverage, 0.97) * len(ev) and len(ev) >= 150:
             self._mosaic(ev, found, page)
         return self._to_match(found, ev, min_coverage)
@@ -394,10 +456,53 @@ class Locator:
                 positions.append(i)
                 i = self.concat.find(ev, i + 1)
             positions = self._whole_words(positions, len(ev)) or positions
+            if ev[:1].isdigit() or ev[-1:].isdigit():
+                positions = [p for p in positions if self._whole_number(p, len(ev))]
         if not positions:
             return None
         pos = self._prefer(positions, len(ev), page)
-        return _Found([_Hit(0, len(ev), pos, pos + len(ev))], exact=True)
+        return _Found(
+            [_Hit(0, len(ev), pos, pos + len(ev))],
+            exact=True,
+            others=self._rivals(positions, pos, len(ev), page),
+        )
+
+    def _rivals(self, positions: list[int], pos: int, n: int, page: int | None) -> list[int]:
+        """Occurrences in items other than ``pos``'s that ``page`` does not rule out.
+
+        One occurrence per item; when ``page`` holds exactly one of the items,
+        it is the one meant and there are no rivals.
+        """
+        by_item: dict[int, int] = {}
+        for p in sorted(positions):
+            if self._item_at(p) == self._item_at(p + n - 1):
+                by_item.setdefault(self._item_at(p), p)
+        if len(by_item) <= 1:
+            return []
+        if page is not None:
+            on_page = [i for i in by_item if page in self.items[i].pages]
+            if len(on_page) == 1:
+                return []
+        chosen = self._item_at(pos)
+        return [p for i, p in by_item.items() if i != chosen]
+
+    def _ambiguous(self, found: _Found, ev: str) -> Match:
+        cands = []
+        for p in sorted([found.blocks[0].start, *found.others]):
+            i = self._item_at(p)
+            lo = p - self._item_starts[i]
+            span = self._norms[i].original_span(lo, lo + len(ev))
+            cands.append((self.items[i].id, span, self.items[i].pages))
+        return Match(
+            "ambiguous",
+            tuple(c[0] for c in cands),
+            tuple(c[1] for c in cands),
+            1.0,
+            1.0,
+            tuple(sorted({p for c in cands for p in c[2]})),
+            None,
+            tuple(cands),
+        )
 
     def _whole_words(self, positions: list[int], n: int) -> list[int]:
         c = self.concat
@@ -406,6 +511,18 @@ class Locator:
             for p in positions
             if (p == 0 or c[p - 1] == " ") and (p + n == len(c) or c[p + n] == " ")
         ]
+
+    def _whole_number(self, pos: int, n: int) -> bool:
+        """Whether a number found at ``pos`` is not part of a longer one (242 in 1,242 or 2.42)."""
+        i = self._item_at(pos)
+        lo = pos - self._item_starts[i]
+        start, end = self._norms[i].original_span(lo, lo + n)
+        text = self.items[i].text
+        before = text[max(0, start - 2) : start]
+        after = text[end : end + 2]
+        glued_before = len(before) == 2 and before[1] in ",." and before[0].isdigit()
+        glued_after = len(after) == 2 and after[0] in ",." and after[1].isdigit()
+        return not (glued_before or glued_after)
 
     def _prefer(self, positions: list[int], n: int, page: int | None) -> int:
         """Among occurrences: one inside a single item, then on ``page``, then the first."""
@@ -421,7 +538,8 @@ class Locator:
     def _item_at(self, pos: int) -> int:
         return max(0, bisect.bisect_right(self._item_starts, pos) - 1)
 
-    def _candidates(self, ev_words: list[str], page: int | None) -> list[tuple[int, int, int]]:
+    # Over the C901 limit on purpose: page filter, rare-gram votes and bounds in one pass.
+    def _candidates(self, ev_words: list[str], page: int | None) -> list[tuple[int, int, int]]:  # noqa: C901
         """Candidate windows ``(first word, end word, votes)``, best first."""
         n = len(ev_words)
         grams: list[tuple[int, int, list[int]]] = []
@@ -517,7 +635,8 @@ class Locator:
         found.blocks.sort(key=lambda b: b.ev_start)
         return found
 
-    def _mosaic(self, ev: str, found: _Found, page: int | None) -> None:
+    # Over the C901 limit on purpose: each branch is one way a piece is found or skipped.
+    def _mosaic(self, ev: str, found: _Found, page: int | None) -> None:  # noqa: C901
         """Order-free pass for long evidence: the units that occur inside it.
 
         A table copied from a PDF viewer runs row by row while a parse may
@@ -775,7 +894,7 @@ class Locator:
         then the weighted share of those words found.
         """
         general = self._locate_text(text, min_coverage, page)
-        if general.found:
+        if general.found or general.status == "ambiguous":
             return general
         weights = _row_weights(text)
         if not weights:
@@ -1035,6 +1154,7 @@ def locate(
     kind: EvidenceKind | None = None,
     page: int | None = None,
     markup_source: str | Path | None = None,
+    context: str | None = None,
 ) -> Match:
     """Find ``evidence`` in ``target`` (a Document or a list of chunks).
 
@@ -1054,4 +1174,5 @@ def locate(
         kind=kind,
         page=page,
         markup_source=markup_source,
+        context=context,
     )

@@ -114,6 +114,8 @@ def _block(u: SourceUnit) -> tuple[str | None, str]:
         return None, "#" * _heading_depth(u) + " " + escape(text)
     if u.kind == "table" and u.table is not None and u.table.rows:
         return None, table_markdown(u.table)
+    if u.kind == "table" and not text:  # a table whose cells were not read
+        return None, "<table></table>"
     if u.kind == "list_item":
         return None, "- " + escape(text)
     if u.kind == "quote":
@@ -175,6 +177,21 @@ def to_markdown(doc: Document, *, furniture: bool = False, page_markers: bool = 
     page starts (PDF parses).
     """
     return "\n\n".join(markdown_blocks(doc, furniture=furniture, page_markers=page_markers)) + "\n"
+
+
+def comparable_units(doc: Document) -> list[tuple[object, ...]]:
+    """What a Markdown round trip keeps: ``(kind, text, section, cells)`` of each content unit.
+
+    Table units compare by their cells (rows padded to the widest), other units by text.
+    """
+    out: list[tuple[object, ...]] = []
+    for u in doc.content_units():
+        rows = None
+        if u.table is not None and u.table.rows:
+            width = u.table.n_cols
+            rows = tuple(tuple(r) + ("",) * (width - len(r)) for r in u.table.rows)
+        out.append((u.kind, u.text if rows is None else "", u.section, rows))
+    return out
 
 
 def to_text(doc: Document, *, furniture: bool = False) -> str:

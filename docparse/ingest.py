@@ -32,7 +32,6 @@ process with the same limits.
 from __future__ import annotations
 
 import contextlib
-import glob
 import hashlib
 import importlib
 import json
@@ -42,26 +41,31 @@ import multiprocessing.connection
 import os
 import signal
 import sys
-import tempfile
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from docparse.builder import file_hash
 from docparse.detect import sniff
 from docparse.errors import DocparseError, MissingDependencyError, RunInterruptedError
-from docparse.lifecycle import StopSignals, die_with_parent, peak_rss_mb, private_mb
-from docparse.model import SCHEMA_VERSION, Document, Format
-from docparse.parquet import parquet_bytes
+from docparse.ingest_task import Engine as Engine
+from docparse.ingest_task import Limits as Limits
+from docparse.ingest_task import ManifestRow as ManifestRow
+from docparse.ingest_task import OutputFormat as OutputFormat
+from docparse.ingest_task import Status as Status
+from docparse.ingest_task import Task as Task
+from docparse.ingest_task import atomic_write as atomic_write
+from docparse.ingest_task import process_task as process_task
+from docparse.ingest_task import remove_partials
+from docparse.ingest_task import unit_rows as unit_rows
+from docparse.lifecycle import StopSignals, die_with_parent
+from docparse.model import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
-OutputFormat = Literal["jsonl", "parquet"]
-Engine = Literal["local", "dask"]
-Status = Literal["ok", "error", "skipped"]
 
 #: Extensions docparse reads; other files get a ``skipped`` manifest row.
 _EXTENSIONS = {
@@ -80,87 +84,6 @@ _EXTENSIONS = {
 _TWIN_EXTENSIONS = (".tex", ".nxml", ".htm", ".html", ".json", ".csv", ".txt")
 
 MANIFEST = "manifest.jsonl"
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Per-file limits for worker processes.
-
-    ``timeout``: wall-clock seconds per file. ``memory_mb``: private resident
-    memory per worker (pages shared with the parent after fork are not
-    counted); the parent polls it every ``poll`` seconds and stops the worker
-    past the cap.
-    """
-
-    timeout: float = 600.0
-    memory_mb: int = 4096
-    poll: float = 0.1
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    """One file to parse with one backend (``None`` for twin formats)."""
-
-    path: str
-    rel: str
-    format: str
-    backend: str | None
-    content_hash: str
-    options: str
-    out_dir: str
-    output_format: OutputFormat = "jsonl"
-    twins: tuple[str, ...] = ()
-    config: Mapping[str, Any] | None = None
-
-    @property
-    def key(self) -> str:
-        return f"{self.rel}\t{self.backend or ''}"
-
-    @property
-    def label(self) -> str:
-        return self.backend or self.format
-
-
-@dataclass(frozen=True, slots=True)
-class ManifestRow:
-    """One line of ``manifest.jsonl``.
-
-    Example record: ``{"path": "research/x/x.pdf", "backend": "pymupdf",
-    "format": "pdf", "content_hash": "3f2a9c1d0e4b5a6f", "options": "9be1c2d3",
-    "status": "ok", "error_class": null, "error_message": null, "pages": 12,
-    "units": 143, "seconds": 0.84, "output": "docs/research/x/x.pdf.pymupdf.jsonl",
-    "fidelity": "fidelity/research/x/x.pdf.pymupdf.json", "reason": null,
-    "peak_rss_mb": 212.5}``
-    """
-
-    path: str
-    backend: str | None
-    format: str | None
-    content_hash: str | None
-    options: str | None
-    status: Status
-    error_class: str | None = None
-    error_message: str | None = None
-    pages: int | None = None
-    units: int | None = None
-    seconds: float = 0.0
-    output: str | None = None
-    fidelity: str | None = None
-    reason: str | None = None
-    peak_rss_mb: float | None = None
-    """Peak resident memory of the worker process so far (its whole life)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> ManifestRow:
-        names = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in d.items() if k in names})
-
-    @property
-    def key(self) -> str:
-        return f"{self.path}\t{self.backend or ''}"
 
 
 # ---------------------------------------------------------------- planning
@@ -269,110 +192,32 @@ def plan(
 # ---------------------------------------------------------------- one file
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def remove_partial(path: Path) -> None:
-    """Remove the temporary files :func:`atomic_write` leaves for ``path`` when killed."""
-    with contextlib.suppress(OSError):
-        for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-            tmp.unlink(missing_ok=True)
-
-
-def _output_path(task: Task) -> Path:
-    out = Path(task.out_dir)
-    if task.output_format == "parquet":
-        return out / "parquet" / f"backend={task.label}" / f"{task.rel}.parquet"
-    return out / "docs" / f"{task.rel}.{task.label}.jsonl"
-
-
-def _fidelity_rel(task: Task) -> str:
-    return f"fidelity/{task.rel}.{task.label}.json"
-
-
-def _remove_partials(task: Task) -> None:
-    """A task's half-written outputs, from a worker that was stopped or killed."""
-    remove_partial(_output_path(task))
-    remove_partial(Path(task.out_dir) / _fidelity_rel(task))
-
-
-def _fidelity(task: Task, parsed: Document) -> str | None:
-    """Project the PDF parse onto its first twin that parses; write the summary."""
-    from docparse.api import parse
-
-    for twin_path in task.twins:
-        try:
-            twin = parse(twin_path)
-        except DocparseError as exc:
-            log.warning("twin %s of %s does not parse: %s", twin_path, task.rel, exc)
-            continue
-        from align import project
-
-        summary = project(twin, parsed).summary()
-        summary["twin"] = os.path.relpath(twin_path, Path(task.path).parent)
-        rel = _fidelity_rel(task)
-        atomic_write(Path(task.out_dir) / rel, json.dumps(summary, indent=1, default=str).encode())
-        return rel
-    return None
-
-
-def process_task(task: Task) -> ManifestRow:
-    """Parse one file and write its outputs; never raises for bad input."""
-    from docparse.api import parse
-
-    start = time.perf_counter()
-    base = ManifestRow(task.rel, task.backend, task.format, task.content_hash, task.options, "ok")
-    try:
-        doc = parse(
-            task.path, format=cast(Format, task.format), backend=task.backend, config=task.config
-        )
-        target = _output_path(task)
-        if task.output_format == "parquet":
-            atomic_write(target, parquet_bytes(doc))
-        else:
-            atomic_write(target, (doc.to_json() + "\n").encode("utf-8"))
-        fidelity = _fidelity(task, doc) if task.twins else None
-    except DocparseError as exc:
-        return replace(
-            base,
-            status="error",
-            error_class=type(exc).__name__,
-            error_message=str(exc),
-            seconds=time.perf_counter() - start,
-        )
-    except Exception as exc:  # noqa: BLE001 - one broken file must not end a corpus run
-        return replace(
-            base,
-            status="error",
-            error_class=type(exc).__name__,
-            error_message=f"{task.rel}: {exc}",
-            seconds=time.perf_counter() - start,
-        )
-    return replace(
-        base,
-        peak_rss_mb=peak_rss_mb(),
-        pages=doc.n_pages,
-        units=len(doc.units),
-        seconds=round(time.perf_counter() - start, 4),
-        output=target.relative_to(task.out_dir).as_posix(),
-        fidelity=fidelity,
-    )
-
-
 # ---------------------------------------------------------------- worker pool
+
+
+def _private_mb(pid: int) -> float:
+    """Memory a worker holds for itself, in MB: its private resident pages.
+
+    A forked worker shares the parent's pages (imported libraries, the
+    tokenizer) until it writes to them; plain RSS would count those in every
+    worker, so the cap applies to private memory (Linux ``smaps_rollup``,
+    falling back to RSS from ``statm``; 0 where neither exists).
+    """
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            kb = sum(
+                int(line.split()[1])
+                for line in fh
+                if line.startswith(("Private_Clean:", "Private_Dirty:"))
+            )
+        return kb / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open(f"/proc/{pid}/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> None:
@@ -424,7 +269,7 @@ class _Slot:
             self.proc.kill()
             if self.task is not None:
                 self.proc.join(timeout=5)
-                _remove_partials(self.task)
+                remove_partials(self.task)
         else:
             with contextlib.suppress(OSError, BrokenPipeError):
                 self.conn.send(None)
@@ -462,6 +307,41 @@ def _warm_up(tasks: Iterable[Task]) -> None:
     for name in {(t.format, t.backend) for t in tasks}:
         with contextlib.suppress(DocparseError):
             get_parser(resolve_parser_name(name[0], name[1]))  # type: ignore[arg-type]
+
+
+def _settle(s: _Slot, ready: list[Any], now: float, limits: Limits) -> ManifestRow | None:
+    """A busy slot's row if its task ended: finished, crashed, or stopped at a limit
+    (the worker is then replaced); ``None`` while it is still running."""
+    task = s.task
+    assert task is not None
+    elapsed = now - s.started
+    if s.conn in ready:
+        try:
+            row: ManifestRow | None = s.conn.recv()
+        except (EOFError, OSError):
+            row = None
+        if row is not None:
+            s.task = None
+            return row
+    if not s.proc.is_alive():
+        code = s.proc.exitcode
+        reason = (
+            f"worker killed by signal {-code} (out of memory?)"
+            if code is not None and code < 0
+            else f"worker exited with {code}"
+        )
+        failure = _failure(task, "WorkerCrashedError", reason, elapsed)
+    elif elapsed > limits.timeout:
+        message = f"stopped after {limits.timeout:g} s time limit"
+        failure = _failure(task, "ParseTimeoutError", message, elapsed)
+    elif (rss := _private_mb(s.proc.pid)) > limits.memory_mb:
+        message = f"stopped at {rss:.0f} MB, over the {limits.memory_mb} MB cap"
+        failure = _failure(task, "MemoryLimitError", message, elapsed)
+    else:
+        return None
+    s.stop(kill=True)
+    s.start()
+    return failure
 
 
 def _stopping(stop: StopSignals | None) -> bool:
@@ -503,46 +383,8 @@ def run_local(
                 return
             now = time.monotonic()
             for s in busy:
-                task = s.task
-                assert task is not None
-                elapsed = now - s.started
-                if s.conn in ready:
-                    try:
-                        row: ManifestRow = s.conn.recv()
-                    except (EOFError, OSError):
-                        row = None  # type: ignore[assignment]
-                    if row is not None:
-                        s.task = None
-                        yield row
-                        continue
-                if not s.proc.is_alive():
-                    code = s.proc.exitcode
-                    reason = (
-                        f"worker killed by signal {-code} (out of memory?)"
-                        if code is not None and code < 0
-                        else f"worker exited with {code}"
-                    )
-                    yield _failure(task, "WorkerCrashedError", reason, elapsed)
-                    s.stop(kill=True)
-                    s.start()
-                elif elapsed > limits.timeout:
-                    s.stop(kill=True)
-                    s.start()
-                    yield _failure(
-                        task,
-                        "ParseTimeoutError",
-                        f"stopped after {limits.timeout:g} s time limit",
-                        elapsed,
-                    )
-                elif (rss := private_mb(s.proc.pid)) > limits.memory_mb:
-                    s.stop(kill=True)
-                    s.start()
-                    yield _failure(
-                        task,
-                        "MemoryLimitError",
-                        f"stopped at {rss:.0f} MB, over the {limits.memory_mb} MB cap",
-                        elapsed,
-                    )
+                if (row := _settle(s, ready, now, limits)) is not None:
+                    yield row
     finally:
         for s in slots:
             s.stop(kill=s.task is not None)
@@ -746,7 +588,7 @@ def ingest(
     manifest = out_path / MANIFEST
     for t in todo:
         # Left by a run that was killed while a worker wrote this file.
-        _remove_partials(t)
+        remove_partials(t)
     with (
         open(manifest, "a", encoding="utf-8") as log_fh,
         _Progress(progress, len(unsupported) + len(done) + len(todo)) as bar,
@@ -782,7 +624,7 @@ def ingest(
     if stop.signum is not None:
         for t in todo:
             # Dask workers' children die with their cluster, mid-write maybe.
-            _remove_partials(t)
+            remove_partials(t)
         raise RunInterruptedError(
             out_path,
             f"stopped by {stop.name} after {finished} of {len(todo)} files to parse; "

@@ -1,5 +1,4 @@
-"""Worker processes that die with their run, runs that stop cleanly on a signal,
-and the memory a worker holds.
+"""Worker processes that die with their run, and runs that stop cleanly on a signal.
 
 A corpus run forks worker processes. Two things must hold whatever happens to
 the parent:
@@ -29,7 +28,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-__all__ = ["StopSignals", "die_with_parent", "peak_rss_mb", "private_mb"]
+__all__ = ["StopSignals", "die_with_parent"]
 
 _PR_SET_PDEATHSIG = 1
 #: Seconds between two looks at the parent's pid where the kernel gives no death signal.
@@ -111,37 +110,3 @@ class StopSignals:
             signal.signal(s, handler)
         self._previous.clear()
 
-
-def peak_rss_mb() -> float | None:
-    """Peak resident memory of this process so far, in MB (``None`` where unknown)."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Windows
-        return None
-    # ru_maxrss is in KiB on Linux.
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
-def private_mb(pid: int) -> float:
-    """Memory a worker holds for itself, in MB: its private resident pages.
-
-    A forked worker shares the parent's pages (imported libraries, the
-    tokenizer) until it writes to them; plain RSS would count those in every
-    worker, so the cap applies to private memory (Linux ``smaps_rollup``,
-    falling back to RSS from ``statm``; 0 where neither exists).
-    """
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            kb = sum(
-                int(line.split()[1])
-                for line in fh
-                if line.startswith(("Private_Clean:", "Private_Dirty:"))
-            )
-        return kb / 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        with open(f"/proc/{pid}/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (OSError, ValueError, IndexError):
-        return 0.0

@@ -132,8 +132,10 @@ def _misbehaving_txt(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "_cache", {})
 
 
-def test_hang_and_memory_hog_are_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    txt = next((p for p in _real_files() if p.suffix == ".txt"), None)
+def test_hang_and_memory_hog_are_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixtures_dir: Path
+) -> None:
+    txt = next((p for p in _real_files(fixtures_dir) if p.suffix == ".txt"), None)
     assert txt is not None, "fixtures/ should hold a .txt document"
     src = tmp_path / "src"
     src.mkdir()
@@ -187,8 +189,8 @@ def _assert_gone(workers: list[Any], within: float) -> None:
     assert not left, f"workers still running {within:g} s after the run ended: {left}"
 
 
-def _pdf_corpus(src: Path, copies: int = 16) -> None:
-    pdfs = [p for p in _real_files() if p.suffix == ".pdf"]
+def _pdf_corpus(src: Path, fixtures: Path, copies: int = 16) -> None:
+    pdfs = [p for p in _real_files(fixtures) if p.suffix == ".pdf"]
     assert pdfs, "fixtures/ should hold a PDF"
     src.mkdir()
     # Distinct copies: bytes appended after %%EOF keep the PDF valid but change its hash.
@@ -222,9 +224,9 @@ def _start_ingest(src: Path, out: Path, workers: int = 1) -> subprocess.Popen[by
     )
 
 
-def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path) -> None:
+def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path, fixtures_dir: Path) -> None:
     src, out = tmp_path / "src", tmp_path / "out"
-    _pdf_corpus(src)
+    _pdf_corpus(src, fixtures_dir)
     proc = _start_ingest(src, out, workers=2)
     workers = _wait_for_rows(proc, out / "manifest.jsonl", 5)
     proc.send_signal(signal.SIGKILL)
@@ -252,10 +254,12 @@ def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path) -> None:
     [(signal.SIGINT, True), (signal.SIGTERM, False)],
     ids=["ctrl-c", "sigterm"],
 )
-def test_signal_stops_the_run_cleanly(tmp_path: Path, signum: int, whole_group: bool) -> None:
+def test_signal_stops_the_run_cleanly(
+    tmp_path: Path, fixtures_dir: Path, signum: int, whole_group: bool
+) -> None:
     """Ctrl-C (SIGINT to the job's process group) or SIGTERM to the parent alone."""
     src, out = tmp_path / "src", tmp_path / "out"
-    _pdf_corpus(src)
+    _pdf_corpus(src, fixtures_dir)
     proc = _start_ingest(src, out, workers=2)
     workers = _wait_for_rows(proc, out / "manifest.jsonl", 2)
     if whole_group:

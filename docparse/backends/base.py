@@ -102,11 +102,15 @@ class PdfBackend(ABC):
 
     def parse(self, path: Path, config: Any) -> Document:
         """Parse ``path`` into a document (see the module docstring)."""
+        from docparse.ocr.pages import OcrPass
+
         path = Path(path)
         with TimeLimitKept():
             info = preflight(path, config)
-            result = assemble(self.iter_pages(path, config, info), config, path=path)
-            flags = list(result.flags)
+            ocr = OcrPass(path, config)
+            result = assemble(ocr.pages(self.iter_pages(path, config, info)), config, path=path)
+            ocr.mark(result.drafts)
+            flags = list(result.flags) + ocr.flags()
             flags += no_text_layer(path, result.pages_without_text, info.last - info.first)
             return build_document(
                 path=path,

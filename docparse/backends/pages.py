@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from docparse.config import ParserConfig
 from docparse.errors import ConfigError
 from docparse.model import BBox
+from docparse.ocr.engine import OcrEngineName, OcrMode
 
 if TYPE_CHECKING:
     from docparse.builder import UnitDraft
@@ -36,6 +37,12 @@ class PdfConfig(ParserConfig):
     ``remove_headers``: move running headers/footers and page numbers out of
     the text into ``furniture`` units. ``dehyphenate``: join words broken by
     an end-of-line hyphen when the joined word is a word.
+
+    ``ocr``: ``auto`` reads pages with no text layer (or a text layer of
+    mostly unmapped glyphs) by OCR, ``force`` every page, ``off`` none.
+    ``ocr_engine``: ``rapidocr`` (``pip install 'docparse[ocr]'``) or
+    ``tesseract`` (the ``tesseract-ocr`` package). ``ocr_dpi``: render
+    resolution for OCR; 0 for the engine's own (see :mod:`docparse.ocr`).
     """
 
     tables: bool = True
@@ -43,6 +50,9 @@ class PdfConfig(ParserConfig):
     password: str | None = None
     remove_headers: bool = True
     dehyphenate: bool = True
+    ocr: OcrMode = "auto"
+    ocr_engine: OcrEngineName = "rapidocr"
+    ocr_dpi: int = 0
 
     def __post_init__(self) -> None:
         if self.pages is not None:
@@ -53,6 +63,8 @@ class PdfConfig(ParserConfig):
                 raise ConfigError(
                     None, f"pages={self.pages!r} must be (first, last) with 1 <= first <= last"
                 )
+        if not 0 <= self.ocr_dpi <= 1200:
+            raise ConfigError(None, f"ocr_dpi={self.ocr_dpi!r} must be 0 (engine default) to 1200")
 
 
 # --------------------------------------------------------------------------- page model

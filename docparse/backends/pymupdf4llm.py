@@ -31,8 +31,8 @@ from docparse.backends.base import (
     open_pymupdf,
     preflight,
 )
-from docparse.backends.layout import expand_ligatures, join_lines, vocabulary
 from docparse.backends.tables import is_data_row
+from docparse.backends.words import expand_ligatures, join_lines, vocabulary
 from docparse.builder import UnitDraft, build_document
 from docparse.errors import MissingDependencyError
 from docparse.model import BBox, Document, Format, Provenance, Table, UnitKind

@@ -6,7 +6,13 @@ from collections import Counter
 
 import click
 
-from docparse.cli.common import config_option, exit_on_error, parse_options
+from docparse.cli.common import (
+    config_option,
+    exit_on_error,
+    nothing_computed,
+    output_folder,
+    parse_options,
+)
 from docparse.errors import RunInterruptedError
 from docparse.ingest import Limits, ingest
 
@@ -17,7 +23,7 @@ from docparse.ingest import Limits, ingest
     "-o",
     "--out",
     required=True,
-    type=click.Path(file_okay=False),
+    type=click.Path(),
     help="Output folder (docs/, fidelity/, manifest.jsonl).",
 )
 @click.option(
@@ -79,6 +85,8 @@ def ingest_cmd(
 ) -> None:
     """Parse every file under SRC into OUT, resumably, in isolated workers."""
     counts: Counter[str] = Counter()
+    written = 0
+    output_folder(out)
     with exit_on_error():
         try:
             for row in ingest(
@@ -95,6 +103,7 @@ def ingest_cmd(
                 progress=progress,
             ):
                 counts[row.status] += 1
+                written += row.output is not None
                 if row.status == "error":
                     click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
         except RunInterruptedError as stopped:
@@ -105,6 +114,8 @@ def ingest_cmd(
         f"{sum(counts.values())} files: {counts['ok']} ok, {counts['error']} error, "
         f"{counts['skipped']} skipped; manifest: {out}/manifest.jsonl"
     )
+    if counts["error"] and not written:
+        nothing_computed(f"no file could be parsed ({counts['error']} failed)")
 
 
 COMMANDS = [ingest_cmd]

@@ -217,6 +217,7 @@ def html_tables(html: str) -> list[tuple[Table, str]]:
                     spans.append(CellSpan(r, col, rs, cs))
                 col += cs
         if not grid:
+            out.append((Table(()), ""))  # a table whose cells were not read
             continue
         n_rows = max(r for r, _ in grid) + 1
         n_cols = max(c for _, c in grid) + 1
@@ -291,7 +292,8 @@ class _Reader:
         if self.pages is not None and token.map:
             self.page = self.pages[min(token.map[0], len(self.pages) - 1)]
 
-    def run(self, tokens: Sequence[Any]) -> None:
+    # Over the C901 limit on purpose: dispatch over markdown-it block tokens, one branch per type.
+    def run(self, tokens: Sequence[Any]) -> None:  # noqa: C901
         i = 0
         context: list[str] = []  # open containers: "list_item", "blockquote", "footnote"
         item: list[str] = []

@@ -78,7 +78,8 @@ from docparse.config import ParserConfig
 from docparse.errors import CorruptDocumentError, EmptyDocumentError, ParseError
 from docparse.formats._encoding import read_source
 from docparse.formats._floats import FloatQueue
-from docparse.formats.jats import cells_to_table, latex_to_text, span_value
+from docparse.formats._grid import cells_to_table, span_value
+from docparse.formats._math import tex_math_to_text
 from docparse.model import Annotation, Document, Reference, UnitKind
 from docparse.model import Format as _Format
 from docparse.text import clean_text
@@ -240,7 +241,7 @@ def _equation_text(span: Mapping[str, Any]) -> str:
     if surface and not _PLACEHOLDER.match(surface):
         return surface
     latex = _str(span.get("latex"))
-    return latex_to_text(latex) if latex else ""
+    return tex_math_to_text(latex) if latex else ""
 
 
 def _section_titles(para: Mapping[str, Any]) -> tuple[list[str], str | None]:

@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -213,9 +214,11 @@ def test_read_qa_unknown_format(fixtures_dir: Path) -> None:
 
 
 def test_evidence_command_offers_every_qa_format() -> None:
-    from docparse.cli.evidence_cmds import _QA_FORMATS
+    from docparse.cli.evidence_cmds import evidence_cmd
 
-    assert tuple(QA_FORMATS) == _QA_FORMATS
+    option = next(p for p in evidence_cmd.params if p.name == "qa_format")
+    assert isinstance(option.type, click.Choice)
+    assert tuple(option.type.choices) == tuple(QA_FORMATS)
 
 
 def test_evidence_command(fixtures_dir: Path, tmp_path: Path) -> None:

@@ -84,7 +84,6 @@ from docparse.formats._encoding import read_source
 from docparse.formats.tex.config import TexConfig
 from docparse.formats.tex.context import _prepare, _walk_source
 from docparse.formats.tex.converter import Converter
-from docparse.formats.tex.nodes import _Macro
 from docparse.formats.tex.vocabulary import _COMMENT, TABULAR_ENVIRONMENTS
 from docparse.model import Document, Format
 from docparse.text import clean_text
@@ -102,6 +101,8 @@ def _convert(
     text: str, config: TexConfig, root: Path | None, *, fragment: bool
 ) -> tuple[list[UnitDraft], Converter]:
     conv = Converter(config, root)
+    if not fragment:
+        conv.number_references(text)
     try:
         nodes = _walk_source(_prepare(text, conv.env_macros))
         drafts = conv.run(nodes, fragment=fragment)
@@ -113,11 +114,14 @@ def _convert(
 
 
 @lru_cache(maxsize=32)
-def _macros_of(path: str, mtime: float) -> tuple[dict[str, _Macro], dict[str, str]]:
+def _document_of(path: str, mtime: float) -> Converter:
+    """A converter primed with a document's macros and label numbers."""
     p = Path(path)
     conv = Converter(TexConfig(), p)
-    conv.prescan(_walk_source(_prepare(conv._read(p), conv.env_macros)))
-    return dict(conv.macros), dict(conv.env_macros)
+    text = conv._read(p)
+    conv.number_references(text)
+    conv.prescan(_walk_source(_prepare(text, conv.env_macros)))
+    return conv
 
 
 def latex_to_text(fragment: str, *, source: str | Path | None = None) -> str:
@@ -138,9 +142,12 @@ def latex_to_text(fragment: str, *, source: str | Path | None = None) -> str:
     if source is not None:
         p = Path(source)
         if p.is_file():
-            macros, env_macros = _macros_of(str(p.resolve()), p.stat().st_mtime)
-            conv.macros.update(macros)
-            conv.env_macros.update(env_macros)
+            doc = _document_of(str(p.resolve()), p.stat().st_mtime)
+            conv.macros.update(doc.macros)
+            conv.env_macros.update(doc.env_macros)
+            conv.ref_labels = doc.ref_labels
+            conv.autonames, conv.crefnames = doc.autonames, doc.crefnames
+            conv.bibliography = doc.bibliography
     try:
         nodes = _walk_source(_prepare(fragment, conv.env_macros))
         drafts = conv.run(nodes, fragment=True)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pylatexenc import latexwalker as lw
 
 from docparse.builder import UnitDraft
+from docparse.formats.tex.citations import read_bibliography
 from docparse.formats.tex.expansion import ExpansionMixin
 from docparse.formats.tex.inputs import InputsMixin
 from docparse.formats.tex.macros import MacrosMixin
@@ -24,6 +25,7 @@ from docparse.formats.tex.nodes import (
     _strip_comments,
     _strip_math_delims,
 )
+from docparse.formats.tex.numbering import number_labels
 from docparse.formats.tex.tables import _TableParser
 from docparse.formats.tex.vocabulary import (
     _ABSTRACT_ENVS,
@@ -302,6 +304,12 @@ class Converter(MacrosMixin, ExpansionMixin, InputsMixin, ConverterBase):
         if self.title and not self.title_emitted:
             self.title_emitted = True
             self.drafts.append(UnitDraft(kind="title", text=self.title, raw=self._title_raw))
+
+    def number_references(self, text: str) -> None:
+        """Number every ``\\label`` and citation of the document (``text`` and its inputs)."""
+        flat = self.flat_source(text)
+        self.ref_labels, self.autonames, self.crefnames = number_labels(flat)
+        self.bibliography = read_bibliography(flat, self.root_file)
 
     def run(self, nodes: list[lw.LatexNode], *, fragment: bool) -> list[UnitDraft]:
         if not self.prescanned:

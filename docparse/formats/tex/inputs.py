@@ -5,16 +5,23 @@ document's folder, with loops and depth bounded.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from pylatexenc import latexwalker as lw
 
 from docparse.errors import UnsafeInputError
 from docparse.formats.tex.context import _prepare, _walk_source
-from docparse.formats.tex.nodes import _group_body, _mandatory
+from docparse.formats.tex.nodes import _group_body, _mandatory, _strip_comments
 from docparse.formats.tex.walker import ConverterBase
 
 log = logging.getLogger(__name__)
+
+#: ``\\input{name}``, ``\\include{name}``, ``\\subfile{name}``, ``\\import{dir}{name}``
+_INPUT_CALL = re.compile(
+    r"\\(input|include|subfile|import|subimport|includefrom)\*?\s*"
+    r"(?:\{([^{}]*)\}\s*(?=\{))?\{([^{}]*)\}"
+)
 
 
 class InputsMixin(ConverterBase):
@@ -27,7 +34,8 @@ class InputsMixin(ConverterBase):
         except UnicodeDecodeError:
             return data.decode("latin-1")
 
-    def _resolve_input(self, name: str, current: Path | None) -> Path | None:
+    # Over the C901 limit on purpose: one branch per \input safety rule (outside, missing, loop).
+    def _resolve_input(self, name: str, current: Path | None) -> Path | None:  # noqa: C901
         """The file an ``\\input{name}`` reads, or None (skipped, flagged)."""
         name = name.strip().strip('"')
         if not name:
@@ -63,22 +71,48 @@ class InputsMixin(ConverterBase):
             message = f"\\input{{{name}}} points outside the document folder; not read"
             if self.config.on_unsafe_input == "raise":
                 raise UnsafeInputError(self.root_file, message)
-            log.warning("%s: %s", self.root_file, message)
+            self._warn_once(message)
             self.flags.add("unsafe_input_skipped")
             return None
         if found is None:
-            log.warning("%s: \\input{%s} not found; skipped", self.root_file, name)
+            self._warn_once(f"\\input{{{name}}} not found; skipped")
             self.flags.add("missing_input")
             return None
         if found in self.input_stack or found == self.root_file:
-            log.warning("%s: \\input{%s} loops; skipped", self.root_file, name)
+            self._warn_once(f"\\input{{{name}}} loops; skipped")
             self.flags.add("input_loop")
             return None
         if len(self.input_stack) >= self.config.max_input_depth:
-            log.warning("%s: \\input nesting deeper than %d", self.root_file, len(self.input_stack))
+            self._warn_once(f"\\input nesting deeper than {len(self.input_stack)}")
             self.flags.add("input_too_deep")
             return None
         return found
+
+    def _warn_once(self, message: str) -> None:
+        # the pre-scan, the reference numbering and the walk all resolve the
+        # same inputs: one warning per problem, not one per pass
+        if message not in self.warned:
+            self.warned.add(message)
+            log.warning("%s: %s", self.root_file, message)
+
+    def flat_source(self, text: str, current: Path | None = None) -> str:
+        """``text`` with its (readable) ``\\input`` files spliced in, comments removed.
+
+        The reference numbering needs the whole document in reading order.
+        """
+        text = _strip_comments(text)
+
+        def splice(m: re.Match[str]) -> str:
+            path = self._resolve_input((m.group(2) or "") + m.group(3), current or self.root_file)
+            if path is None:
+                return ""
+            self.input_stack.append(path)
+            try:
+                return self.flat_source(self._read(path), path)
+            finally:
+                self.input_stack.pop()
+
+        return _INPUT_CALL.sub(splice, text)
 
     def _input_nodes(self, path: Path) -> list[lw.LatexNode]:
         if path not in self.file_cache:

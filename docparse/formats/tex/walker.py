@@ -10,8 +10,10 @@ from pathlib import Path
 from pylatexenc import latexwalker as lw
 
 from docparse.builder import UnitDraft
+from docparse.formats.tex.citations import Bibliography
 from docparse.formats.tex.config import TexConfig
 from docparse.formats.tex.nodes import _Buf, _finish_text, _Float, _Macro, _node_verbatim
+from docparse.formats.tex.numbering import LabelTarget
 from docparse.formats.tex.vocabulary import _BLANK_LINE, _SPECIALS
 from docparse.model import Annotation, UnitKind
 
@@ -53,6 +55,14 @@ class ConverterBase(ABC):
         self.prescanned = False
         self.cell_depth = 0
         self.env_macros: dict[str, str] = {}
+        # \label numbers of the whole document (None: a fragment without
+        # its source, whose references cannot be numbered)
+        self.ref_labels: dict[str, LabelTarget] | None = None
+        self.autonames: dict[str, str] = {}
+        self.crefnames: dict[str, tuple[str, str]] = {}
+        self.warned: set[str] = set()
+        # citation style and markers (None: a fragment without its document)
+        self.bibliography: Bibliography | None = None
 
     @property
     def buf(self) -> _Buf:
@@ -229,6 +239,9 @@ class ConverterBase(ABC):
 
     @abstractmethod
     def _expand(self, nodes: list[lw.LatexNode], i: int) -> int: ...
+
+    @abstractmethod
+    def _define_at(self, nodes: list[lw.LatexNode], i: int) -> int: ...
 
     @abstractmethod
     def _resolve_input(self, name: str, current: Path | None) -> Path | None: ...
