@@ -53,6 +53,10 @@ VARIANTS = {
 }
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--pages", "1", "--variants", "clean", "--chinese-pages", "0"]
+
+
 def _pairs(corpus: Path) -> list[tuple[str, Path, Path]]:
     from benchmarks.fidelity_research import pairs
 
