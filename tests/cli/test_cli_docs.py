@@ -47,4 +47,3 @@ def test_every_option_is_documented(name: str) -> None:
         if not any(re.search(rf"`{re.escape(s)}[` ]", section) for s in spellings):
             undocumented.append("/".join(spellings))
     assert not undocumented, f"docparse {name}: options missing from {DOCS}: {undocumented}"
-
