@@ -508,15 +508,13 @@ class OcrPass:
             ) from exc
         del pdf_page
         h, w = image.shape[:2]
-        lines: list[OcrLine] = []
-        turns = 0
-        bold: frozenset[int] = frozenset()
-        if min(h, w) >= MIN_SIDE and not blank(image):
-            import numpy as np
+        if min(h, w) < MIN_SIDE or blank(image):
+            return page  # nothing to read: the page is not counted as OCR'd
+        import numpy as np
 
-            lines, turns = read_upright(engine, image)
-            lines = split_glued(lines)
-            bold = bold_lines(np.rot90(image, turns), lines)
+        lines, turns = read_upright(engine, image)
+        lines = split_glued(lines)
+        bold = bold_lines(np.rot90(image, turns), lines)
         del image
         upright = (w, h) if turns % 2 == 0 else (h, w)
         content, words = page_content(
