@@ -75,6 +75,30 @@ class Pypdfium2Config(PdfConfig):
     bold_weight: int = 600
 
 
+#: How many characters past the previous run's start are looked at for the next run's start.
+_WALK = 400
+
+
+def _first_char(
+    textpage: Any, start: int, rect: tuple[float, float, float, float], n: int
+) -> int | None:
+    """The first character from ``start`` on whose box centre lies in ``rect`` (PDF space).
+
+    PDFium makes its runs from consecutive characters, so walking on from the
+    previous run finds the next run's first character in a few steps;
+    PDFium's own point search (``get_index``) scans the whole page each time.
+    """
+    x0, y0, x1, y1 = rect
+    for k in range(start, min(n, start + _WALK)):
+        left, bottom, right, top = textpage.get_charbox(k)
+        if right <= left and top <= bottom:
+            continue  # a generated space or line break has no box
+        cx, cy = (left + right) / 2, (bottom + top) / 2
+        if x0 - 0.5 <= cx <= x1 + 0.5 and y0 - 0.5 <= cy <= y1 + 0.5:
+            return k
+    return None
+
+
 def _run_texts(
     textpage: Any, rects: Sequence[tuple[float, float, float, float]]
 ) -> tuple[list[str], list[int | None]]:
@@ -90,8 +114,11 @@ def _run_texts(
     full = textpage.get_text_range()
     starts: list[int | None] = []
     last = -1
-    for x0, y0, _x1, y1 in rects:
-        index = textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
+    for x0, y0, x1, y1 in rects:
+        index = _first_char(textpage, last + 1, (x0, y0, x1, y1), len(full))
+        if index is None:
+            # Not found walking on (an out-of-order run): ask PDFium, which searches the page.
+            index = textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
         if index is None or index <= last or index >= len(full):
             starts.append(None)
         else:

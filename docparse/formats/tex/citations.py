@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from docparse.formats.tex.context import _l2t
 from docparse.text import clean_text
 
 log = logging.getLogger(__name__)
@@ -189,7 +190,8 @@ def _bib_entries(paths: Iterable[Path]) -> tuple[dict[str, BibEntry], dict[str, 
             continue
         for key, entry in data.entries.items():
             people = entry.persons.get("author") or entry.persons.get("editor") or []
-            lasts = [clean_text(" ".join(p.last_names)).strip("{}") for p in people]
+            # names keep their TeX accents in a .bib (Pr{\v s}a): rendered like text
+            lasts = [clean_text(_l2t().latex_to_text(" ".join(p.last_names))) for p in people]
             authors = _short_authors([n for n in lasts if n]) if lasts else ""
             if not authors:
                 org = entry.fields.get("organization") or entry.fields.get("key") or ""
