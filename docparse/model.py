@@ -19,9 +19,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
-Format = Literal["pdf", "tex", "htm", "csv", "txt", "s2orc", "jats"]
+Format = Literal["pdf", "tex", "htm", "csv", "txt", "s2orc", "jats", "markdown", "docling"]
 # Read off the Literal so that the type and the runtime list cannot drift apart.
 FORMATS: tuple[str, ...] = get_args(Format)
 
@@ -44,6 +44,12 @@ UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 Modality = Literal["text", "table"]
 CoordOrigin = Literal["top-left", "bottom-left"]
 AnnotationKind = Literal["cite", "ref", "label", "url", "footnote"]
+#: How the text of a provenance item was read: from the PDF's text layer or by OCR.
+TextSource = Literal["text_layer", "ocr"]
+
+
+#: Flag prefix on :attr:`Document.flags` naming the pages read by OCR: ``ocr:pages=2,3``.
+OCR_FLAG = "ocr"
 
 
 def content_hash(data: bytes | str, n: int = 16) -> str:
@@ -118,20 +124,39 @@ class Provenance:
     A paragraph that continues across a page or column break has one
     provenance item per piece.
 
+    ``source`` says how the text was read: ``text_layer`` (the PDF's own
+    text) or ``ocr`` (recognised from the page image); an OCR piece carries
+    ``confidence``, the engine's mean word confidence in [0, 1] over the
+    words inside ``bbox``.
+
     Example record: ``{"page": 3, "bbox": {"x0": 72.0, "y0": 90.5,
-    "x1": 300.0, "y1": 130.2, "origin": "top-left"}}``
+    "x1": 300.0, "y1": 130.2, "origin": "top-left"}, "source": "ocr",
+    "confidence": 0.962}``
     """
 
     page: int
     bbox: BBox | None = None
+    source: TextSource = "text_layer"
+    confidence: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"page": self.page, "bbox": self.bbox.to_dict() if self.bbox else None}
+        return {
+            "page": self.page,
+            "bbox": self.bbox.to_dict() if self.bbox else None,
+            "source": self.source,
+            "confidence": self.confidence,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Provenance:
         bbox = d.get("bbox")
-        return cls(int(d["page"]), BBox.from_dict(bbox) if bbox else None)
+        confidence = d.get("confidence")
+        return cls(
+            int(d["page"]),
+            BBox.from_dict(bbox) if bbox else None,
+            cast(TextSource, d.get("source", "text_layer")),
+            float(confidence) if confidence is not None else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,11 +425,12 @@ class Document:
     id on every machine. ``backend`` names the parser that produced it
     (``pymupdf``, ``pdfplumber``, ``unstructured`` for PDFs; the format name
     for twins). ``flags`` records conditions a user should know about, such
-    as ``no_text_layer``.
+    as ``no_text_layer``, or ``ocr:pages=1,4`` for the pages whose text was
+    recognised by OCR (see :attr:`ocr_pages`).
 
     Example record::
 
-        {"schema_version": "1.0", "doc_id": "3f2a9c1d0e4b5a6f",
+        {"schema_version": "1.1", "doc_id": "3f2a9c1d0e4b5a6f",
          "source_path": "research/arxiv-2510.22211v1/2510.22211v1.tex",
          "format": "tex", "backend": "tex", "title": "QPEs from ...",
          "n_pages": null, "n_words": 5012, "n_tokens": 7420,
@@ -428,6 +454,14 @@ class Document:
     @property
     def n_tokens(self) -> int:
         return sum(u.n_tokens for u in self.units if u.kind != "furniture")
+
+    @property
+    def ocr_pages(self) -> tuple[int, ...]:
+        """1-based pages whose text was read by OCR (from the ``ocr:pages=`` flag)."""
+        for flag in self.flags:
+            if flag.startswith(OCR_FLAG + ":pages="):
+                return tuple(int(p) for p in flag.split("=", 1)[1].split(",") if p)
+        return ()
 
     def unit(self, unit_id: str) -> SourceUnit:
         """The unit with id ``unit_id`` (KeyError if absent)."""
@@ -474,6 +508,12 @@ class Document:
             references=tuple(Reference.from_dict(r) for r in d.get("references", ())),
             flags=tuple(d.get("flags", ())),
         )
+
+    def to_markdown(self, *, furniture: bool = False, page_markers: bool = False) -> str:
+        """The document as Markdown (see :func:`docparse.export.to_markdown`)."""
+        from docparse.export import to_markdown
+
+        return to_markdown(self, furniture=furniture, page_markers=page_markers)
 
     def to_json(self) -> str:
         """One line of JSON (no trailing newline)."""

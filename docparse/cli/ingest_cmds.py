@@ -6,7 +6,13 @@ from collections import Counter
 
 import click
 
-from docparse.cli.common import config_option, exit_on_error, parse_options
+from docparse.cli.common import (
+    config_option,
+    exit_on_error,
+    nothing_computed,
+    output_folder,
+    parse_options,
+)
 from docparse.ingest import Limits, ingest
 
 
@@ -16,7 +22,7 @@ from docparse.ingest import Limits, ingest
     "-o",
     "--out",
     required=True,
-    type=click.Path(file_okay=False),
+    type=click.Path(),
     help="Output folder (docs/, fidelity/, manifest.jsonl).",
 )
 @click.option(
@@ -78,6 +84,8 @@ def ingest_cmd(
 ) -> None:
     """Parse every file under SRC into OUT, resumably, in isolated workers."""
     counts: Counter[str] = Counter()
+    written = 0
+    output_folder(out)
     with exit_on_error():
         for row in ingest(
             src,
@@ -93,12 +101,15 @@ def ingest_cmd(
             progress=progress,
         ):
             counts[row.status] += 1
+            written += row.output is not None
             if row.status == "error":
                 click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
     click.echo(
         f"{sum(counts.values())} files: {counts['ok']} ok, {counts['error']} error, "
         f"{counts['skipped']} skipped; manifest: {out}/manifest.jsonl"
     )
+    if counts["error"] and not written:
+        nothing_computed(f"no file could be parsed ({counts['error']} failed)")
 
 
 COMMANDS = [ingest_cmd]
