@@ -79,6 +79,12 @@ _MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]|\S*[\\^_{}$]\S*")
 # layers glue footnote and affiliation marks to words, ``x^2`` renders as ``x2``.
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
 
+# Unit text has its line breaks collapsed, so a word a PDF backend left broken
+# at a line end reads "para- graph". normalize() keeps a hyphen and space inside
+# a line (it may be a suspended hyphen, "pre- and post-"); the compared words
+# join it, on both sides alike.
+_BROKEN_WORD = re.compile(r"(?<=[a-z])-[ \t]+(?=[a-z]{2})")
+
 
 @dataclass(frozen=True, slots=True)
 class ProjectionConfig:
@@ -360,8 +366,9 @@ def comparison_words(text: str) -> tuple[list[str], int]:
 
     TeX math (words with ``$ \\ ^ _ { }``) is removed first, then the rest is
     normalised with :func:`align.normalize.normalize_text` (case and
-    punctuation folded), letters and digits glued together are split apart
-    (PDFs glue footnote marks to words), and the result split into words with
+    punctuation folded, a word broken as ``para- graph`` joined), letters and
+    digits glued together are split apart (PDFs glue footnote marks to words),
+    and the result split into words with
     :func:`docparse.text.words` (whitespace tokens; one word per CJK character,
     so that a line break or a stray space inside Chinese text changes nothing).
     """
@@ -372,7 +379,7 @@ def comparison_words(text: str) -> tuple[list[str], int]:
         n_math += max(1, len(m.group().split()))
         return " "
 
-    stripped = _MATH.sub(drop, text)
+    stripped = _BROKEN_WORD.sub("", _MATH.sub(drop, text))
     norm = normalize_text(stripped, fold_case=True, fold_punct=True)
     return words(_LETTER_DIGIT.sub(" ", norm)), n_math
 

@@ -23,6 +23,9 @@ from align.project import project
 from benchmarks.evidence_figures import DEFAULT_CORPUS, cached_parser, rate
 from benchmarks.fidelity_research import pairs
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}"]
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -2,7 +2,7 @@
 
     python -m benchmarks.ocr_scans [--corpus ../shared/corpus] [--pages N]
         [--dpi 200] [--variants clean,skew,noise,jpeg] [--engine rapidocr]
-        [--chinese-pages 20] [-o out.json]
+        [--chinese-pages 20] [--skip-research] [--auto-check] [-o out.json]
 
 Research pairs (``research/<id>/``: ``.tex`` twin and ``.pdf``): the first
 ``--pages`` pages of each PDF (all with ``--pages 0``) are rasterized into an
@@ -19,6 +19,10 @@ The Chinese book (``books/debian-reference-zh-cn``): ``--chinese-pages``
 pages from its middle, character recall of the OCR text against the PDF's own
 text layer, page by page (longest common subsequence of the non-space
 characters).
+
+``--auto-check``: every PDF of the corpus read with the pymupdf backend, and
+the pages ``ocr="auto"`` would OCR listed (none is the expected answer on text
+PDFs).
 
 CPU seconds (``time.process_time``, one ONNX thread) per page for the text
 layer and for OCR, and the peak resident memory of the process, are printed at
@@ -51,6 +55,10 @@ VARIANTS = {
     "noise": {"noise": 12.0},
     "jpeg": {"jpeg": 40},
 }
+
+
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--pages", "1", "--variants", "clean", "--chinese-pages", "0"]
 
 
 def _pairs(corpus: Path) -> list[tuple[str, Path, Path]]:
@@ -159,6 +167,37 @@ def run_chinese(corpus: Path, n_pages: int, dpi: int, engine: str, tmp: Path) ->
     return {"pages": window, "char_recall": recall, "ocr_seconds_per_page": secs / n_pages}
 
 
+def run_auto_check(corpus: Path) -> dict[str, list[int]]:
+    """Pages ``ocr="auto"`` would OCR in every PDF of the corpus (text PDFs: none expected).
+
+    Reads each page's text layer with the pymupdf backend and applies
+    :func:`docparse.ocr.pages.needs_ocr`, without running an engine.
+    """
+    from docparse.backends.preflight import preflight
+    from docparse.backends.pymupdf import PyMuPDFBackend, PyMuPDFConfig
+    from docparse.errors import DocparseError
+    from docparse.ocr.pages import needs_ocr
+
+    backend, config = PyMuPDFBackend(), PyMuPDFConfig(tables=False)
+    found: dict[str, list[int]] = {}
+    n_pdfs = n_pages = 0
+    for pdf in sorted(corpus.rglob("*.pdf")):
+        try:
+            info = preflight(pdf, config)
+            pages = [
+                p.number for p in backend.iter_pages(pdf, config, info) if needs_ocr(p, "auto")
+            ]
+        except DocparseError as exc:
+            print(f"  {pdf.relative_to(corpus)}: {exc.message[:80]}")
+            continue
+        n_pdfs += 1
+        n_pages += info.last - info.first
+        if pages:
+            found[str(pdf.relative_to(corpus))] = pages
+    print(f"\nauto mode over {n_pdfs} corpus PDFs ({n_pages} pages): pages it would OCR: {found}")
+    return found
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -168,10 +207,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--engine", default="rapidocr", choices=("rapidocr", "tesseract"))
     ap.add_argument("--chinese-pages", type=int, default=20, help="0 to leave the book out")
     ap.add_argument("--skip-research", action="store_true")
+    ap.add_argument(
+        "--auto-check", action="store_true", help="count pages auto mode OCRs in the corpus PDFs"
+    )
     ap.add_argument("-o", "--output", type=Path)
     args = ap.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v]
     out: dict[str, Any] = {}
+    if args.auto_check:
+        out["auto_check"] = run_auto_check(args.corpus)
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         if not args.skip_research:

@@ -45,6 +45,9 @@ _HYPH = re.compile(r"[-\u2010\u2011\u00ad]\s*\n\s*")
 #: A caption that opens a page ("Table 3") repeats with its number but is content.
 _CAPTION = re.compile(r"^(?:table|tab\.|figure|fig\.|exhibit|chart)\s*\S{1,6}\s*[.:]?$", re.I)
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf"]
+
 
 def norm_words(text: str) -> list[str]:
     """Normalised words of ``text`` (see the module docstring)."""

@@ -28,6 +28,10 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "csv_tables"
 Rows = list[list[str]]
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}/csv_tables", "--backend", "pymupdf"]
+
+
 def expected_tables(folder: Path) -> list[tuple[str, Rows]]:
     """(name, rows) of each expected table in a csv_tables folder."""
     return [(t.name, [list(r) for r in t.rows]) for t in read_gold_tables(folder)]

@@ -257,3 +257,23 @@ def test_scan_reads_like_its_text_layer(
     with pymupdf.open(FIXTURES / scan) as pdf:
         width = pdf[0].rect.width
     assert all(0 <= u.bbox.x0 < u.bbox.x1 <= width + 1 for u in doc.units if u.bbox)
+
+
+def test_ocr_page_table_next_to_its_caption() -> None:
+    def cell(text: str, x: float, y: float) -> OcrLine:
+        return OcrLine(
+            (OcrWord(text, (x, y, x + 12 * len(text), y + 20), 0.9),),
+            (x, y, x + 12 * len(text), y + 20),
+            20,
+        )
+
+    lines = [_line("Table 1: Scores of the models", 450, 100)]  # centred: both columns
+    for i, (a, b) in enumerate(
+        [("Model", "F1"), ("BM25", "0.41"), ("Dense", "0.57"), ("Hybrid", "0.62")]
+    ):
+        lines += [cell(a, 300, 140 + 30 * i), cell(b, 700, 140 + 30 * i)]
+    page, _ = page_content(1, lines, 2.0, (1224, 1584), 0)
+    assert [t.rows for t in page.tables] == [
+        (("Model", "F1"), ("BM25", "0.41"), ("Dense", "0.57"), ("Hybrid", "0.62"))
+    ]
+    assert page_content(1, lines, 2.0, (1224, 1584), 0, tables=False)[0].tables == ()

@@ -13,6 +13,7 @@ from docparse.cli.common import (
     output_folder,
     parse_options,
 )
+from docparse.errors import RunInterruptedError
 from docparse.ingest import Limits, ingest
 
 
@@ -87,23 +88,28 @@ def ingest_cmd(
     written = 0
     output_folder(out)
     with exit_on_error():
-        for row in ingest(
-            src,
-            out,
-            backend=backend,
-            workers=workers,
-            twins=twins,  # type: ignore[arg-type]
-            output_format=output_format,  # type: ignore[arg-type]
-            config=parse_options(options) or None,
-            limits=Limits(timeout=timeout, memory_mb=memory_mb),
-            engine=engine,  # type: ignore[arg-type]
-            scheduler=scheduler,
-            progress=progress,
-        ):
-            counts[row.status] += 1
-            written += row.output is not None
-            if row.status == "error":
-                click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
+        try:
+            for row in ingest(
+                src,
+                out,
+                backend=backend,
+                workers=workers,
+                twins=twins,  # type: ignore[arg-type]
+                output_format=output_format,  # type: ignore[arg-type]
+                config=parse_options(options) or None,
+                limits=Limits(timeout=timeout, memory_mb=memory_mb),
+                engine=engine,  # type: ignore[arg-type]
+                scheduler=scheduler,
+                progress=progress,
+            ):
+                counts[row.status] += 1
+                written += row.output is not None
+                if row.status == "error":
+                    click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
+        except RunInterruptedError as stopped:
+            click.echo(f"Stopped: {stopped}", err=True)
+            # The shell's convention for a process ended by a signal: 128 + its number.
+            raise SystemExit(128 + stopped.signum) from None
     click.echo(
         f"{sum(counts.values())} files: {counts['ok']} ok, {counts['error']} error, "
         f"{counts['skipped']} skipped; manifest: {out}/manifest.jsonl"

@@ -38,7 +38,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docparse.backends.lines import blocks_from_lines
-from docparse.backends.pages import Block, Line, PageContent, TextSpan, display_bbox
+from docparse.backends.pages import (
+    Block,
+    Line,
+    PageContent,
+    TableRegion,
+    TextSpan,
+    display_bbox,
+)
 from docparse.backends.preflight import load_pymupdf
 from docparse.errors import CorruptDocumentError, MissingDependencyError, cause_text
 from docparse.model import OCR_FLAG, BBox, Provenance
@@ -297,6 +304,55 @@ def text_size(line: OcrLine) -> float:
     return height / (0.78 if up or down else 0.55)
 
 
+def ocr_tables(lines: Sequence[Line], page_width: float) -> tuple[TableRegion, ...]:
+    """Tables on an OCR'd page, by the word/line table heuristics the backends share.
+
+    A scan has no ruling strokes and no font, so the tables found are those
+    next to a "Table N" caption (:func:`~docparse.backends.tables.caption_regions`),
+    with columns at the gaps no word covers
+    (:func:`~docparse.backends.tables.column_edges`), rows at the text lines,
+    kept when the grid reads as a table (:func:`~docparse.backends.tables.ruled_off_plausible`).
+    """
+    import bisect
+
+    from docparse.backends.tables import caption_regions, column_edges, ruled_off_plausible
+
+    text_lines = [((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text) for ln in lines]
+    words = [
+        (s.bbox.x0, s.bbox.y0, s.bbox.x1, s.bbox.y1, s.text.strip())
+        for ln in lines
+        for s in ln.spans
+        if s.text.strip()
+    ]
+    found: list[TableRegion] = []
+    for clip in caption_regions(text_lines, page_width):
+        edges = column_edges([w[:4] for w in words], clip)
+        if len(edges) < 3:
+            continue
+        inside = sorted(
+            (w for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3]),
+            key=lambda w: (w[1] + w[3]) / 2,
+        )
+        rows: list[list[tuple[float, float, float, float, str]]] = []
+        for w in inside:
+            mid, half = (w[1] + w[3]) / 2, (w[3] - w[1]) / 2
+            last = rows[-1][0] if rows else None
+            if last is not None and mid - (last[1] + last[3]) / 2 <= 0.6 * half:
+                rows[-1].append(w)
+            else:
+                rows.append([w])
+        grid: list[tuple[str, ...]] = []
+        for row in rows:
+            cells: list[list[str]] = [[] for _ in edges[1:]]
+            for w in sorted(row, key=lambda w: w[0]):
+                col = min(max(bisect.bisect(edges, (w[0] + w[2]) / 2) - 1, 0), len(cells) - 1)
+                cells[col].append(w[4])
+            grid.append(tuple(" ".join(c) for c in cells))
+        if ruled_off_plausible(grid):
+            found.append(TableRegion(BBox(*clip), tuple(grid)))
+    return tuple(found)
+
+
 def bold_lines(image: Image, lines: Sequence[OcrLine]) -> frozenset[int]:
     """Indices of the ``lines`` printed bold: ink over :data:`BOLD_INK` times the
     median line's share of the word boxes (``image`` upright, as the lines were read)."""
@@ -323,13 +379,16 @@ def page_content(
     size: tuple[int, int],
     turns: int,
     bold: frozenset[int] = frozenset(),
+    *,
+    tables: bool = True,
 ) -> tuple[PageContent, list[tuple[BBox, float]]]:
     """The page record of OCR ``lines`` read on an upright image of ``size`` (w, h pixels).
 
     Boxes are levelled by the page's :func:`skew` and turned into points;
     the record reads in the upright page and its ``rotation`` maps back to the
     displayed page. Also returns each word's box on the displayed page and
-    its confidence, for provenance. ``bold``: indices of bold lines (:func:`bold_lines`).
+    its confidence, for provenance. ``bold``: indices of bold lines (:func:`bold_lines`);
+    ``tables``: look for tables (:func:`ocr_tables`).
     """
     width, height = size[0] / scale, size[1] / scale
     angle = skew(lines)
@@ -372,8 +431,9 @@ def page_content(
             box_all = functools.reduce(BBox.union, (s.bbox for s in spans))
             out_lines.append(Line(tuple(spans), box_all))
     blocks: tuple[Block, ...] = blocks_from_lines(out_lines)
+    found = ocr_tables(out_lines, width) if tables else ()
     content = PageContent(
-        number=number, width=width, height=height, rotation=rotation, blocks=blocks
+        number=number, width=width, height=height, rotation=rotation, blocks=blocks, tables=found
     )
     return content, words
 
@@ -393,6 +453,7 @@ class OcrPass:
         self.engine_name = config.ocr_engine
         self.dpi = config.ocr_dpi
         self.password = config.password
+        self.tables = config.tables
         self.words: dict[int, list[tuple[BBox, float]]] = {}
         self._doc: Any = None
         self._engine: OcrEngine | None = None
@@ -447,18 +508,18 @@ class OcrPass:
             ) from exc
         del pdf_page
         h, w = image.shape[:2]
-        lines: list[OcrLine] = []
-        turns = 0
-        bold: frozenset[int] = frozenset()
-        if min(h, w) >= MIN_SIDE and not blank(image):
-            import numpy as np
+        if min(h, w) < MIN_SIDE or blank(image):
+            return page  # nothing to read: the page is not counted as OCR'd
+        import numpy as np
 
-            lines, turns = read_upright(engine, image)
-            lines = split_glued(lines)
-            bold = bold_lines(np.rot90(image, turns), lines)
+        lines, turns = read_upright(engine, image)
+        lines = split_glued(lines)
+        bold = bold_lines(np.rot90(image, turns), lines)
         del image
         upright = (w, h) if turns % 2 == 0 else (h, w)
-        content, words = page_content(page.number, lines, scale, upright, turns, bold)
+        content, words = page_content(
+            page.number, lines, scale, upright, turns, bold, tables=self.tables
+        )
         # Raster images of the page stay known: a page OCR finds nothing on is
         # still an image page.
         content = replace(content, images=page.images)
