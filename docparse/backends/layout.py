@@ -44,7 +44,7 @@ from docparse.backends.base import (
     TableRegion,
     display_bbox,
 )
-from docparse.backends.tables import is_data_row
+from docparse.backends.tables import header_row_count, is_data_row
 from docparse.builder import UnitDraft
 from docparse.model import BBox, CellSpan, Provenance, Table, UnitKind
 
@@ -730,12 +730,14 @@ def assemble_pages(
         if it.table is not None:
             t = it.table
             spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
+            rows = tuple(
+                tuple(expand_ligatures(c) for c in row)
+                for row in (merge_continuation_rows(t.rows) if not t.spans else t.rows)
+            )
             table = Table(
-                rows=tuple(
-                    tuple(expand_ligatures(c) for c in row)
-                    for row in (merge_continuation_rows(t.rows) if not t.spans else t.rows)
-                ),
-                n_header_rows=t.n_header_rows,
+                rows=rows,
+                # Backends that do not know their header rows: count them as the twins do.
+                n_header_rows=t.n_header_rows or header_row_count(rows),
                 spans=spans,
             )
             table_index[id(it)] = len(drafts)
@@ -786,7 +788,7 @@ def _link_captions(
     tables: list[_Item],
     table_index: dict[int, int],
 ) -> None:
-    """Link each table caption to the nearest table on its page (both ways)."""
+    """Link each table caption to the nearest table on its page and in its column (both ways)."""
     taken: set[int] = set()
     pairs: list[tuple[float, int, _Item]] = []
     for ci, cap in captions:
@@ -795,6 +797,10 @@ def _link_captions(
             continue
         for t in tables:
             if t.page != cap.page:
+                continue
+            # In its column: a caption and a table side by side in two page
+            # columns are not each other's.
+            if min(t.bbox.x1, cap.bbox.x1) - max(t.bbox.x0, cap.bbox.x0) <= 0:
                 continue
             gap = max(t.bbox.y0 - cap.bbox.y1, cap.bbox.y0 - t.bbox.y1, 0.0)
             pairs.append((gap, ci, t))

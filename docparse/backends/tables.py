@@ -17,6 +17,16 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from docparse.backends.table_candidates import (
+    PageInputs,
+    Word,
+    numeric_regions,
+    overlaps,
+    union,
+    vertical_rules,
+    word_grid,
+)
+
 _NUMERIC = re.compile(r"\d")
 #: Share of the page height at the top and bottom left out of table detection:
 #: running headers and page numbers sit there and must not become table cells.
@@ -52,6 +62,25 @@ def is_data_row(row: Sequence[str]) -> bool:
         (bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c)) for c in filled
     )
     return bool(filled) and values >= 0.5 * len(filled)
+
+
+def header_row_count(rows: Sequence[Sequence[str]], cap: int = 5) -> int:
+    """How many leading rows of a grid are its column headers.
+
+    The rows above the first row holding a value beyond its label column
+    (a number, not a year: ``2023 | 2022`` heads columns), when there are at
+    most ``cap`` of them, the way the structured twins (EDGAR ``.htm``, CSV)
+    count them. With no values at all, a first row whose cells are all
+    filled and never repeated below in their column is a header.
+    """
+    for i, row in enumerate(rows):
+        if any(bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c) for c in row[1:] if c.strip()):
+            return i if i <= cap and i < len(rows) else 0
+    if len(rows) > 2 and rows[0] and all(c.strip() for c in rows[0]):
+        below = [{r[c] for r in rows[1:] if c < len(r)} for c in range(len(rows[0]))]
+        if all(cell not in below[c] for c, cell in enumerate(rows[0])):
+            return 1
+    return 0
 
 
 def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -> bool:
@@ -624,7 +653,74 @@ def columns_within(columns: Sequence[float], word_boxes: Iterable[Box]) -> list[
     return [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
 
 
+def whitespace_regions(
+    inputs: PageInputs, clusters: Sequence[Box], lumped: bool, margin: float = TABLE_MARGIN
+) -> list[RegionGrid]:
+    """Tables read from the words where rows of numbers are (:func:`numeric_regions`).
+
+    A ruled cluster that a numeric region touches is read with it as one
+    region (a table ruled only between its column groups: the rules alone
+    leave out the stub column); with ``lumped`` (a ruled table came out with
+    several text lines per row) every cluster is read again from its words.
+    The vertical rules inside a region are column boundaries. Grids that do
+    not read as a table (:func:`plausible_table`) are dropped.
+    """
+    top, bottom = margin * inputs.height, (1 - margin) * inputs.height
+    regions = list(numeric_regions(inputs.lines, inputs.width))
+    for c in clusters:
+        touching = [i for i, r in enumerate(regions) if overlaps(c, r)]
+        if touching:
+            merged = (c[0], c[1], c[2], c[3])
+            for i in touching:
+                merged = union(merged, regions[i])
+            regions = [r for i, r in enumerate(regions) if i not in touching] + [merged]
+        elif lumped:
+            regions.append((c[0], c[1], c[2], c[3]))
+    out: list[RegionGrid] = []
+    for r in regions:
+        clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
+        if clip[3] <= clip[1]:
+            continue
+        rules = vertical_rules(inputs.segments, clip)
+        for g in region_grids(inputs.words, clip, rules=rules):
+            if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)):
+                out.append(g)
+    return out
+
+
 G = TypeVar("G")
+#: A table found in a region: its box and its rows of cell strings.
+RegionGrid = tuple[tuple[float, float, float, float], list[list[str]]]
+
+
+def region_grids(
+    words: Sequence[Word],
+    clip: Box,
+    columns: Sequence[float] | None = None,
+    rules: Sequence[float] = (),
+) -> list[RegionGrid]:
+    """The table in a region known to hold one, read from its words (no library call).
+
+    With drawn ``columns`` (x positions of rules or shading edges), those are
+    the columns, closed just outside the region's words
+    (:func:`columns_within`); otherwise the columns are the gaps the rows
+    share (:func:`~docparse.backends.table_candidates.word_grid`), with the
+    vertical ``rules`` (x positions) as boundaries where no gap is. Rows come
+    from baselines. The grid is kept only if it reads as a table, not prose
+    (:func:`ruled_off_plausible`).
+    """
+    edges: list[float] | None = None
+    if columns:
+        boxes = (w[:4] for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3])
+        edges = columns_within(columns, boxes)
+        if len(edges) < 3:
+            edges = None
+    found = word_grid(words, clip, edges, rules)
+    if found is None:
+        return []
+    box, rows = found
+    rows = [r for r in rows if any(c.strip() for c in r)]
+    return [(box, rows)] if ruled_off_plausible(rows) else []
 
 
 def shading_columns(fills: Iterable[Box], clip: Box) -> list[float]:
