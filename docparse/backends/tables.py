@@ -683,6 +683,9 @@ def whitespace_regions(
             continue
         rules = vertical_rules(inputs.segments, clip)
         for g in region_grids(inputs.words, clip, rules=rules):
+            # Two regions (a cluster and a numeric run) may read the same table.
+            if any(overlaps(g[0], o[0]) for o in out):
+                continue
             if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)):
                 out.append(g)
     return out
