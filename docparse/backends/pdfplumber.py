@@ -32,6 +32,7 @@ from docparse.backends.base import (
 )
 from docparse.backends.table_candidates import (
     PageInputs,
+    merge_symbol_cells,
     ruled_clusters,
 )
 from docparse.backends.tables import (
@@ -287,7 +288,8 @@ def _grids(
             return []
     area = page.crop(box, relative=False, strict=False)
     for t in area.find_tables(table_settings=_settings(config, settings)):
-        rows = tuple(tuple(_clean(c) for c in row) for row in _cell_texts(t, words))
+        cells = merge_symbol_cells([[_clean(c) for c in row] for row in _cell_texts(t, words)])
+        rows = tuple(tuple(r) for r in cells)
         if sum(1 for r in rows for c in r if c) < config.min_table_cells or prose_table(rows):
             continue
         width = max((len(r) for r in rows), default=0)

@@ -28,6 +28,7 @@ from docparse.backends.base import (
 )
 from docparse.backends.table_candidates import (
     PageInputs,
+    merge_symbol_cells,
     overlaps,
     rect_edges,
     ruled_clusters,
@@ -48,6 +49,7 @@ from docparse.backends.tables import (
     split_stacked_rows,
     text_line_count,
     whitespace_regions,
+    widen_to_open_sides,
 )
 from docparse.errors import CorruptDocumentError, cause_text
 from docparse.model import BBox
@@ -387,6 +389,14 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
             choice = prefer_fuller_grids(lined, strict)
             lined = [g if i is None else strict[i] for g, i in zip(lined, choice, strict=True)]
         found.extend(lined)
+    if found and strategy == "auto":
+        vertical = [
+            ((sg[0] + sg[2]) / 2, sg[1], sg[3])
+            for sg in pt.inputs.segments
+            if sg[3] - sg[1] > sg[2] - sg[0]
+        ]
+        widened = widen_to_open_sides([(tuple(g[0]), g[1]) for g in found], pt.inputs, vertical)
+        found = [(box, rows) for box, rows in widened]
     if strategy == "lines" or any(
         rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
     ):
@@ -449,7 +459,9 @@ def _word_key(w: Any) -> tuple[float, float, str]:
 def table_regions(found: list[Grid]) -> tuple[TableRegion, ...]:
     """Grids from :func:`tables_of` as :class:`TableRegion` records (unrotated space)."""
     out: list[TableRegion] = []
-    for bbox, rows in found:
+    for bbox, grid_rows in found:
+        # "$" and ")" cells of ruled grids join their values, as in word grids.
+        rows = merge_symbol_cells([list(r) for r in grid_rows])
         width = max((len(r) for r in rows), default=0)
         grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
         out.append(TableRegion(_bbox(bbox), grid, 0))

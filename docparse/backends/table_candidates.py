@@ -295,27 +295,14 @@ def _phrases(row: Sequence[Word], min_gap: float) -> list[list[Word]]:
     return out
 
 
-def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
-    """Column boundaries: x positions of gaps that (nearly) every row leaves free.
-
-    Each row is cut into phrases at gaps wider than ``min_gap``; the x-axis is
-    covered by the rows' phrases, and a boundary sits in the middle of every
-    stretch that at most a tenth of the rows cover (a title or a spanning
-    header crossing the gap does not hide it) while being wider than
-    ``min_gap``. Returns the outer edges too, just outside the words.
-    """
-    if not rows:
-        return []
-    spans = [(p[0][0], p[-1][2]) for r in rows for p in _phrases(r, min_gap)]
+def _free_stretches(
+    spans: Sequence[tuple[float, float]], allowed: int, min_width: float
+) -> list[tuple[float, float]]:
+    """x-stretches wider than ``min_width`` that at most ``allowed`` of ``spans`` cover."""
+    events = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans])
     lo = min(a for a, _ in spans)
     hi = max(b for _, b in spans)
-    allowed = len(rows) // 10
-    events: list[tuple[float, int]] = []
-    for a, b in spans:
-        events.append((a, 1))
-        events.append((b, -1))
-    events.sort()
-    edges = [lo - 1]
+    out: list[tuple[float, float]] = []
     depth = 0
     free_from: float | None = None
     for x, step in events:
@@ -324,11 +311,49 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
         if before > allowed >= depth:
             free_from = x
         elif before <= allowed < depth and free_from is not None:
-            if x - free_from > min_gap and lo < free_from and x < hi:
-                edges.append((free_from + x) / 2)
+            if x - free_from > min_width and lo < free_from and x < hi:
+                out.append((free_from, x))
             free_from = None
-    edges.append(hi + 1)
-    return edges
+    return out
+
+
+def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
+    """Column boundaries: x positions of gaps that (nearly) every row leaves free.
+
+    Each row is cut into phrases at gaps wider than ``min_gap``; a boundary
+    sits in the middle of every stretch that at most a tenth of the rows'
+    phrases cover (a title or a spanning header crossing the gap does not
+    hide it). Columns of numbers set a single space apart (typewriter
+    tables, dense statistics) leave narrower gaps: a stretch that no more
+    than a tenth of the rows' *words* cover, with numbers on both sides of
+    it in most rows that reach across it, is a boundary too. Returns the
+    outer edges as well, just outside the words.
+    """
+    if not rows:
+        return []
+    phrases = [(p[0][0], p[-1][2]) for r in rows for p in _phrases(r, min_gap)]
+    allowed = len(rows) // 10
+    cuts = [(a + b) / 2 for a, b in _free_stretches(phrases, allowed, min_gap)]
+    # Narrow gaps are read from the rows of values: header words above them
+    # (stacked, centred over two columns) would hide them.
+    body = [r for r in rows if sum(is_number(w[4]) for w in r) >= 2] or list(rows)
+    words = [(w[0], w[2]) for r in body for w in r]
+    for a, b in _free_stretches(words, len(body) // 10, 0.2 * min_gap):
+        mid = (a + b) / 2
+        if any(a - 1 <= c <= b + 1 for c in cuts):
+            continue
+        both = numeric = 0
+        for r in body:
+            left = [w for w in r if w[2] <= a + 0.5]
+            right = [w for w in r if w[0] >= b - 0.5]
+            if left and right:
+                both += 1
+                numeric += is_number(left[-1][4]) and is_number(right[0][4])
+        if both and numeric >= 0.6 * both:
+            cuts.append(mid)
+    lo = min(a for a, _ in phrases)
+    hi = max(b for _, b in phrases)
+    return [lo - 1, *sorted(cuts), hi + 1]
 
 
 _SYMBOL = re.compile(r"^[$€£¥(]+$")
@@ -403,10 +428,16 @@ def word_grid(
     grid: list[list[str]] = []
     for row in rows:
         cells: list[list[str]] = [[] for _ in range(n)]
-        # With drawn edges, a phrase that crosses a rule is two cells.
-        pieces = [[w] for w in row] if edges else _phrases(row, min_gap)
+        # With drawn edges, a phrase that crosses a rule is two cells; a phrase
+        # of numbers set a space apart is several cells, one per number.
+        pieces: list[list[Word]] = []
+        for p in [[w] for w in row] if edges else _phrases(row, min_gap):
+            if len(p) > 1 and all(is_number(w[4]) for w in p):
+                pieces.extend([w] for w in p)
+            else:
+                pieces.append(p)
         for piece in pieces:
-            x = (piece[0][0] + piece[0][2]) / 2 if edges else piece[0][0] + 0.5
+            x = (piece[0][0] + piece[0][2]) / 2 if edges or len(piece) == 1 else piece[0][0] + 0.5
             col = 0
             while col < n - 1 and x > xs[col + 1]:
                 col += 1

@@ -239,6 +239,9 @@ def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
     if used < 2 or not filled:
         return False
     lengths = sorted(len(c.split()) for c in filled)
+    # Prose columns read as a grid: most cells start in the middle of a sentence.
+    if sum(c.strip()[0].islower() for c in filled) > 0.4 * len(filled):
+        return False
     return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20
 
 
@@ -688,6 +691,38 @@ def whitespace_regions(
                 continue
             if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)):
                 out.append(g)
+    return out
+
+
+def widen_to_open_sides(
+    grids: Sequence[RegionGrid], inputs: PageInputs, rules: Sequence[tuple[float, float, float]]
+) -> list[RegionGrid]:
+    """Ruled grids that leave out an unruled stub or last column, read again with them.
+
+    ``rules`` are the page's vertical rules ``(x, top, bottom)``. Where
+    :func:`open_sides` finds a table going on beyond its outermost rules, the
+    grid's band widened to those sides is read from its words
+    (:func:`region_grids`, the rules as column boundaries); the reading
+    replaces the ruled grid when it holds more non-empty cells.
+    """
+    sides = open_sides(rules, [w[:4] for w in inputs.words])
+    if not sides:
+        return list(grids)
+    out: list[RegionGrid] = []
+    for box, rows in grids:
+        xs = [x for x, top, bottom in sides if top <= box[3] and bottom >= box[1]]
+        if not xs:
+            out.append((box, rows))
+            continue
+        clip = (min(box[0], *xs), box[1], max(box[2], *xs), box[3])
+        inner = [x for x, top, bottom in rules if top <= box[3] and bottom >= box[1]]
+        again = region_grids(inputs.words, clip, rules=inner)
+        filled = sum(1 for r in rows for c in r if c.strip())
+        best = max(again, key=lambda g: sum(1 for r in g[1] for c in r if c.strip()), default=None)
+        if best is not None and sum(1 for r in best[1] for c in r if c.strip()) > filled:
+            out.append(best)
+        else:
+            out.append((box, rows))
     return out
 
 
