@@ -41,6 +41,7 @@ from docparse.backends.tables import (
     TextLine,
     banded_regions,
     caption_regions,
+    grow_headers,
     is_rule,
     join_strips,
     open_sides,
@@ -427,6 +428,10 @@ def _strategy_regions(
     if found:
         found = _prefer_strict(page, config, words, found)
         found = _close_open_sides(page, config, words, found)
+        if strategy == "auto":
+            found = _as_regions(
+                grow_headers([(_box(t), [list(r) for r in t.rows]) for t in found], inputs)
+            )
     boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     if strategy == "lines" or any(
         rich_table(t.rows, text_line_count((t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1), boxes))

@@ -38,6 +38,7 @@ from docparse.backends.tables import (
     TextLine,
     banded_regions,
     caption_regions,
+    grow_headers,
     is_rule,
     join_strips,
     prefer_fuller_grids,
@@ -396,7 +397,7 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
             if sg[3] - sg[1] > sg[2] - sg[0]
         ]
         widened = widen_to_open_sides([(tuple(g[0]), g[1]) for g in found], pt.inputs, vertical)
-        found = [(box, rows) for box, rows in widened]
+        found = [(box, rows) for box, rows in grow_headers(widened, pt.inputs)]
     if strategy == "lines" or any(
         rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
     ):

@@ -385,7 +385,34 @@ def merge_symbol_cells(grid: list[list[str]]) -> list[list[str]]:
                     row[i] = ""
     width = max((len(r) for r in out), default=0)
     keep = [c for c in range(width) if any(c < len(r) and r[c].strip() for r in out)]
-    return [[r[c] if c < len(r) else "" for c in keep] for r in out]
+    return _join_split_columns([[r[c] if c < len(r) else "" for c in keep] for r in out])
+
+
+def _join_split_columns(grid: list[list[str]]) -> list[list[str]]:
+    """Two neighbouring value columns that no row fills both of, read as one column.
+
+    A ``$`` printed in a cell of its own puts the values of ``$`` rows one
+    column right of the others (HTML ``colspan``, a ruled grid's merged
+    cells); once the signs are joined to their values the two columns
+    interleave. Columns are joined only when each holds values (numbers)
+    and no row, header rows included, has text in both.
+    """
+    if not grid:
+        return grid
+    c = 1
+    while c < max(len(r) for r in grid):
+        left = [r[c - 1].strip() if c - 1 < len(r) else "" for r in grid]
+        right = [r[c].strip() if c < len(r) else "" for r in grid]
+        clash = any(a and b for a, b in zip(left, right, strict=True))
+        numbers = all(any(is_number(v) for v in col) for col in (left, right))
+        if not clash and numbers and all(is_number(v) or not v for v in left + right):
+            for r in grid:
+                if c < len(r):
+                    r[c - 1] = r[c - 1].strip() or r[c].strip()
+                    del r[c]
+            continue
+        c += 1
+    return grid
 
 
 def word_grid(

@@ -495,14 +495,7 @@ def banded_regions(
             (ln for ln in lines if ln[0][0] >= x0 - 6 and ln[0][2] <= x1 + 6),
             key=lambda ln: ln[0][1],
         )
-        for box, text in reversed([ln for ln in inside if ln[0][3] <= top + 1]):
-            tokens = text.split()
-            sentence = len(tokens) > 8 or text.rstrip()[-1:] in ".:;"
-            # A row of values ends the header; a lone footnote mark "(2)" does not.
-            values = sum(is_data_row([t]) for t in tokens)
-            if top - box[3] > 1.5 * pitch or sentence or values >= max(2, len(tokens) / 2):
-                break
-            top = box[1]
+        top = header_top(inside, top, pitch)
         for box, text in (ln for ln in inside if ln[0][1] >= bottom - 1):
             tokens = text.split()
             values = sum(bool(_NUMERIC.search(t)) for t in tokens)
@@ -516,6 +509,52 @@ def banded_regions(
             region = (prev[0], prev[1], max(prev[2], region[2]), max(prev[3], region[3]))
             g = strips + g
         out.append((region, g))
+    return out
+
+
+def header_top(lines: Sequence[tuple[Sequence[float], str]], top: float, pitch: float) -> float:
+    """The top of the column-header lines directly above a table whose body starts at ``top``.
+
+    ``lines`` are the text lines over the table's width. Going up, a line
+    joins while it is at most 1.5 ``pitch`` (a row's height) from the one
+    below and reads as a header: at most 8 words, no sentence end, not a
+    row of values (a lone footnote mark "(2)" is no value).
+    """
+    for box, text in sorted((ln for ln in lines if ln[0][3] <= top + 1), key=lambda ln: -ln[0][3]):
+        tokens = text.split()
+        sentence = len(tokens) > 8 or text.rstrip()[-1:] in ".:;"
+        values = sum(is_data_row([t]) for t in tokens)
+        if top - box[3] > 1.5 * pitch or sentence or values >= max(2, len(tokens) / 2):
+            break
+        top = min(top, box[1])
+    return top
+
+
+def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[RegionGrid]:
+    """Ruled grids whose column headers sit above their first rule, read again with them.
+
+    Filings draw a rule under the header, so a ruled strategy starts the
+    table below it. Where :func:`header_top` finds header lines above a
+    grid, the grown region is read from its words (:func:`region_grids`, the
+    vertical rules as column boundaries) and replaces the grid when it keeps
+    at least as many non-empty cells plus some of the header's.
+    """
+    out: list[RegionGrid] = []
+    for box, rows in grids:
+        pitch = (box[3] - box[1]) / max(len(rows), 1)
+        over = [ln for ln in inputs.lines if ln[0][0] >= box[0] - 6 and ln[0][2] <= box[2] + 6]
+        top = header_top(over, box[1] + 1, max(pitch, 6.0))
+        if top >= box[1] - 1:
+            out.append((box, rows))
+            continue
+        clip = (box[0] - 1, top - 1, box[2] + 1, box[3])
+        rules = vertical_rules(inputs.segments, box)
+        again = region_grids(inputs.words, clip, rules=rules)
+        filled = sum(1 for r in rows for c in r if c.strip())
+        if again and sum(1 for r in again[0][1] for c in r if c.strip()) > filled:
+            out.append(again[0])
+        else:
+            out.append((box, rows))
     return out
 
 
