@@ -24,7 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from docparse.errors import MissingDependencyError
+from docparse.formats.htm import html_to_text
+from docparse.formats.tex import latex_to_text
 
 log = logging.getLogger(__name__)
 
@@ -334,19 +335,7 @@ def markup_to_text(text: str, markup: Markup | None, *, source: str | Path | Non
     if markup is None:
         return text
     if markup == "latex":
-        try:
-            from docparse.formats.tex import latex_to_text  # type: ignore[import-not-found,unused-ignore]
-        except ImportError as exc:
-            raise MissingDependencyError(
-                "LaTeX evidence", "docparse.formats.tex (the tex twin parser)"
-            ) from exc
-        return str(latex_to_text(text, source=source))
+        return latex_to_text(text, source=source)
     if markup == "html":
-        try:
-            from docparse.formats.htm import html_to_text  # type: ignore[import-not-found,unused-ignore]
-        except ImportError as exc:
-            raise MissingDependencyError(
-                "HTML evidence", "docparse.formats.htm (the htm twin parser)"
-            ) from exc
-        return str(html_to_text(text))
+        return html_to_text(text)
     raise ValueError(f"unknown markup {markup!r}; expected None, 'latex' or 'html'")

@@ -46,20 +46,22 @@ are math only, have no comparison words and are reported as
 
 from __future__ import annotations
 
-import bisect
 import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
-from rapidfuzz.distance import Indel, Levenshtein
+from rapidfuzz.distance import Levenshtein
 
 from align.metrics.tables import adjacency_f1, bag_f1, cell_bag, teds
 from align.metrics.text import kendall_tau
 from align.normalize import normalize_text
+from align.wordalign import match_words
 from docparse.model import Document, SourceUnit
+from docparse.text import words
 
 Status = Literal["matched", "split", "merged", "partial", "missing"]
 STATUSES: tuple[Status, ...] = ("matched", "split", "merged", "partial", "missing")
@@ -72,16 +74,6 @@ _MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]|\S*[\\^_{}$]\S*")
 # Letters glued to digits are split (``rio1`` -> ``rio 1``) on both sides: PDF text
 # layers glue footnote and affiliation marks to words, ``x^2`` renders as ``x2``.
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
-
-_ANCHOR_N = 3
-# An n-gram occurring more often than this on either side is no anchor.
-_MAX_OCC = 4
-# Gaps between anchors are aligned directly up to this many word pairs; larger
-# gaps are searched for anchors again first (words unique within the gap).
-_MAX_GAP_CELLS = 4_000_000
-_MAX_PASSES = 50
-_SHORT_BLOCK = 3
-_LONG_GAP = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +357,9 @@ def comparison_words(text: str) -> tuple[list[str], int]:
     TeX math (words with ``$ \\ ^ _ { }``) is removed first, then the rest is
     normalised with :func:`align.normalize.normalize_text` (case and
     punctuation folded), letters and digits glued together are split apart
-    (PDFs glue footnote marks to words), and the result split on whitespace.
+    (PDFs glue footnote marks to words), and the result split into words with
+    :func:`docparse.text.words` (whitespace tokens; one word per CJK character,
+    so that a line break or a stray space inside Chinese text changes nothing).
     """
     n_math = 0
 
@@ -376,7 +370,7 @@ def comparison_words(text: str) -> tuple[list[str], int]:
 
     stripped = _MATH.sub(drop, text)
     norm = normalize_text(stripped, fold_case=True, fold_punct=True)
-    return _LETTER_DIGIT.sub(" ", norm).split(), n_math
+    return words(_LETTER_DIGIT.sub(" ", norm)), n_math
 
 
 @dataclass(slots=True)
@@ -413,186 +407,6 @@ def _side(doc: Document, vocab: dict[str, int]) -> _Side:
 
 
 # -- alignment --------------------------------------------------------------
-
-
-def _anchors(a: Sequence[int], b: Sequence[int], n: int) -> list[tuple[int, int]]:
-    """(i, j) pairs of equal n-grams that are rare on both sides (at most ``_MAX_OCC``).
-
-    Rare rather than unique: books repeat their headings in tables of contents
-    (sometimes twice in a twin, once in the PDF), and unique-only anchors
-    would leave those stretches without any. :func:`_chain` picks, among the
-    occurrences, the ones that make the longest consistent chain. Sorted by
-    i ascending and j descending, as :func:`_chain` needs.
-    """
-
-    def rare(seq: Sequence[int]) -> dict[tuple[int, ...], list[int]]:
-        where: dict[tuple[int, ...], list[int]] = {}
-        for i in range(len(seq) - n + 1):
-            where.setdefault(tuple(seq[i : i + n]), []).append(i)
-        return {g: pos for g, pos in where.items() if len(pos) <= _MAX_OCC}
-
-    ra, rb = rare(a), rare(b)
-    if len(rb) < len(ra):
-        ra, rb = rb, ra
-        pairs = [(i, j) for g, js in ra.items() if g in rb for j in js for i in rb[g]]
-    else:
-        pairs = [(i, j) for g, is_ in ra.items() if g in rb for i in is_ for j in rb[g]]
-    pairs.sort(key=lambda p: (p[0], -p[1]))
-    return pairs
-
-
-def _chain(anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Longest chain of anchors increasing on both sides (patience LIS on j).
-
-    With several anchors at one i (sorted by j descending) at most one of
-    them can extend a chain, so the chain is strictly increasing in i too.
-    """
-    tails: list[int] = []  # j of the last anchor of the best chain of each length
-    tail_idx: list[int] = []
-    prev: list[int] = [-1] * len(anchors)
-    for k, (_, j) in enumerate(anchors):
-        pos = bisect.bisect_left(tails, j)
-        if pos == len(tails):
-            tails.append(j)
-            tail_idx.append(k)
-        else:
-            tails[pos] = j
-            tail_idx[pos] = k
-        prev[k] = tail_idx[pos - 1] if pos else -1
-    out: list[tuple[int, int]] = []
-    k = tail_idx[-1] if tail_idx else -1
-    while k >= 0:
-        out.append(anchors[k])
-        k = prev[k]
-    out.reverse()
-    return out
-
-
-def _align_gap(
-    a: Sequence[int], b: Sequence[int], a0: int, a1: int, b0: int, b1: int, depth: int
-) -> list[tuple[int, int]]:
-    """Matched (i, j) pairs between a[a0:a1] and b[b0:b1]."""
-    na, nb = a1 - a0, b1 - b0
-    if na <= 0 or nb <= 0:
-        return []
-    if na * nb > _MAX_GAP_CELLS:
-        if depth > 3:
-            return []
-        return _align_ordered(a[a0:a1], b[b0:b1], depth + 1, offset=(a0, b0))
-    ops = Indel.opcodes(a[a0:a1], b[b0:b1])
-    blocks = list(ops)
-    pairs: list[tuple[int, int]] = []
-    for k, op in enumerate(blocks):
-        if op.tag != "equal":
-            continue
-        length = op.src_end - op.src_start
-        if length < _SHORT_BLOCK:
-            before = blocks[k - 1] if k > 0 else None
-            after = blocks[k + 1] if k + 1 < len(blocks) else None
-            if _is_long(before) and _is_long(after):
-                continue
-        pairs.extend((a0 + op.src_start + d, b0 + op.dest_start + d) for d in range(length))
-    return pairs
-
-
-def _is_long(op: Any) -> bool:
-    if op is None:
-        return False
-    return bool(max(op.src_end - op.src_start, op.dest_end - op.dest_start) > _LONG_GAP)
-
-
-def _align_ordered(
-    a: Sequence[int],
-    b: Sequence[int],
-    depth: int = 0,
-    offset: tuple[int, int] = (0, 0),
-    strict: bool = False,
-) -> list[tuple[int, int]]:
-    """An order-preserving alignment: anchor chain, then the gaps between anchors.
-
-    ``strict`` (the passes after the first, over leftovers of unrelated
-    places laid end to end) only aligns the words next to anchors, up to
-    ``_STRICT_GAP`` on each side, so leftovers are not tied together by
-    chance.
-    """
-    n = _ANCHOR_N if depth == 0 else max(1, _ANCHOR_N - depth)
-    chain = _chain(_anchors(a, b, n))
-    if not chain and (depth > 0 or strict):
-        return []
-    pairs: list[tuple[int, int]] = []
-    ca, cb = 0, 0  # everything before (ca, cb) is settled
-    first = True
-    for i, j in chain:
-        if i < ca or j < cb:
-            continue  # overlaps the previous anchor on one side only
-        if i - ca or j - cb:
-            if strict:
-                pairs.extend(_strict_gap(a, b, ca, i, cb, j, left=not first, right=True))
-            else:
-                pairs.extend(_align_gap(a, b, ca, i, cb, j, depth))
-        pairs.extend((i + d, j + d) for d in range(n))
-        ca, cb = i + n, j + n
-        first = False
-    if strict:
-        pairs.extend(_strict_gap(a, b, ca, len(a), cb, len(b), left=True, right=False))
-    else:
-        pairs.extend(_align_gap(a, b, ca, len(a), cb, len(b), depth if chain else depth + 1))
-    oa, ob = offset
-    return [(i + oa, j + ob) for i, j in pairs]
-
-
-_STRICT_GAP = 30
-
-
-def _strict_gap(
-    a: Sequence[int],
-    b: Sequence[int],
-    a0: int,
-    a1: int,
-    b0: int,
-    b1: int,
-    *,
-    left: bool,
-    right: bool,
-) -> list[tuple[int, int]]:
-    """Align only the words of a gap next to its bounding anchors."""
-    na, nb = a1 - a0, b1 - b0
-    if na <= _STRICT_GAP and nb <= _STRICT_GAP and left and right:
-        return _align_gap(a, b, a0, a1, b0, b1, 0)
-    out: list[tuple[int, int]] = []
-    ka, kb = min(_STRICT_GAP, na // 2 if right else na), min(_STRICT_GAP, nb // 2 if right else nb)
-    if left:
-        out.extend(_align_gap(a, b, a0, a0 + ka, b0, b0 + kb, 0))
-    if right:
-        ka, kb = min(_STRICT_GAP, na - ka), min(_STRICT_GAP, nb - kb)
-        out.extend(_align_gap(a, b, a1 - ka, a1, b1 - kb, b1, 0))
-    return out
-
-
-def match_words(a: Sequence[int], b: Sequence[int]) -> dict[int, int]:
-    """Map from positions in ``a`` to matched positions in ``b`` (one-to-one).
-
-    The first pass aligns everything in order; later passes run over the
-    words still unmatched, so blocks moved out of order are found, one more
-    per pass.
-    """
-    matched: dict[int, int] = {}
-    rest_a = list(range(len(a)))
-    rest_b = list(range(len(b)))
-    for k in range(_MAX_PASSES):
-        if not rest_a or not rest_b:
-            break
-        sub_a = [a[i] for i in rest_a]
-        sub_b = [b[j] for j in rest_b]
-        pairs = _align_ordered(sub_a, sub_b, strict=k > 0)
-        if not pairs:
-            break
-        for i, j in pairs:
-            matched[rest_a[i]] = rest_b[j]
-        done_b = set(matched.values())
-        rest_a = [i for i in rest_a if i not in matched]
-        rest_b = [j for j in rest_b if j not in done_b]
-    return matched
 
 
 # -- projection -------------------------------------------------------------
@@ -877,13 +691,17 @@ def fidelity(
     pdf: str,
     backends: Sequence[str] = ("pymupdf",),
     *,
+    parsed: Sequence[str | Path] = (),
     config: ProjectionConfig | None = None,
     threshold: float = 0.9,
 ) -> FidelityRun:
     """Parse ``pdf`` with each backend and project ``twin`` (a path or a parsed twin) onto it.
 
-    A backend that fails on the file (a :class:`~docparse.errors.DocparseError`)
-    is reported with its error instead of stopping the others.
+    ``parsed`` are other systems' parses of the same PDF (marker's or
+    pymupdf4llm's Markdown, docling's JSON, any format docparse reads): each
+    is one more system, named after its file, scored the same way. A backend
+    or file that fails (a :class:`~docparse.errors.DocparseError`) is
+    reported with its error instead of stopping the others.
     """
     import time
 
@@ -892,13 +710,15 @@ def fidelity(
 
     twin_doc = parse(twin) if isinstance(twin, str) else twin
     runs: list[BackendRun] = []
-    for name in backends:
+    jobs: list[tuple[str, str, str | None]] = [(name, pdf, name) for name in backends]
+    jobs += [(Path(p).name, str(p), None) for p in parsed]
+    for name, path, backend in jobs:
         start = time.perf_counter()
         try:
-            parsed = parse(pdf, backend=name)
+            doc = parse(path, backend=backend)
         except DocparseError as exc:
             runs.append(BackendRun(name, time.perf_counter() - start, error=str(exc)))
             continue
         seconds = time.perf_counter() - start
-        runs.append(BackendRun(name, seconds, project(twin_doc, parsed, config)))
+        runs.append(BackendRun(name, seconds, project(twin_doc, doc, config)))
     return FidelityRun(twin_doc, str(pdf), tuple(runs), threshold)

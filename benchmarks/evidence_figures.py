@@ -1,4 +1,4 @@
-"""Acceptance figures of evidence location (issue 4) on the shared corpus.
+"""Acceptance figures of evidence location on the shared corpus.
 
     python -m benchmarks.evidence_figures [--corpus ../shared/corpus] [--json out.json]
 

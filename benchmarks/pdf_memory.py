@@ -6,7 +6,7 @@ records its resident set size, parses the book (all pages, or the first
 ``--head`` pages via the ``pages`` option), and reports the peak RSS
 (``VmHWM``) and the peak Python heap of the parse (tracemalloc).
 
-Target (issue 3): peak memory on the longest book within 1.5x of that on
+Target: peak memory on the longest book within 1.5x of that on
 its first 20 pages, because backends process a page at a time.
 
     python -m benchmarks.pdf_memory [--head 20] [--backend B ...] [BOOK.pdf]

@@ -11,6 +11,7 @@ backend        docparse call                               baseline (the library
 pymupdf        ``parse(backend="pymupdf", tables=False)``  ``page.get_text("dict")`` per page
 pdfplumber     ``parse(backend="pdfplumber", tables=...)``  ``page.extract_words()`` per page
 unstructured   ``parse(backend="unstructured")`` (fast)    ``partition_pdf(strategy="fast")``
+pypdfium2      ``parse(backend="pypdfium2", tables=False)``  ``get_textpage().get_text_range()``
 =============  ==========================================  ===================================
 
 The docparse side includes everything (preflight, assembly, build, tokens);
@@ -22,7 +23,7 @@ default (``--clock wall`` for elapsed time): the machine is shared, and CPU
 time and the minimum are the least disturbed by other processes.
 The ratio is the sum of backend times over the sum of baseline times.
 
-Targets (issue 3): pymupdf <= 3x, pdfplumber <= 1.5x, unstructured <= 1.2x.
+Targets: pymupdf <= 3x, pdfplumber <= 1.5x, unstructured <= 1.2x, pypdfium2 <= 3x.
 
     python -m benchmarks.pdf_speed [--max-pages 20] [--repeat 2] [--backend B ...] [PDF ...]
 
@@ -47,11 +48,12 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
-TARGETS = {"pymupdf": 3.0, "pdfplumber": 1.5, "unstructured": 1.2}
+TARGETS = {"pymupdf": 3.0, "pdfplumber": 1.5, "unstructured": 1.2, "pypdfium2": 3.0}
 BASELINES = {
     "pymupdf": 'pymupdf page.get_text("dict")',
     "pdfplumber": "pdfplumber page.extract_words()",
     "unstructured": 'partition_pdf(strategy="fast")',
+    "pypdfium2": "pypdfium2 get_textpage().get_text_range()",
 }
 
 
@@ -85,6 +87,23 @@ def baseline_unstructured(path: Path) -> int:
     return 0
 
 
+def baseline_pypdfium2(path: Path) -> int:
+    import pypdfium2
+
+    n = 0
+    pdf = pypdfium2.PdfDocument(str(path))
+    try:
+        for page in pdf:
+            textpage = page.get_textpage()
+            textpage.get_text_range()
+            textpage.close()
+            page.close()
+            n += 1
+    finally:
+        pdf.close()
+    return n
+
+
 def backend_call(name: str, tables: bool) -> Callable[[Path], int]:
     import docparse
 
@@ -101,6 +120,7 @@ BASELINE_CALLS: dict[str, Callable[[Path], int]] = {
     "pymupdf": baseline_pymupdf,
     "pdfplumber": baseline_pdfplumber,
     "unstructured": baseline_unstructured,
+    "pypdfium2": baseline_pypdfium2,
 }
 
 

@@ -23,7 +23,7 @@ from docparse.model import (
     UnitKind,
     content_hash,
 )
-from docparse.text import clean_text, count_tokens_batch
+from docparse.text import clean_text, count_tokens_batch, count_words
 
 
 @dataclass(slots=True)
@@ -138,7 +138,7 @@ def build_document(
             continue
         kept.append((i, d, text))
 
-    content_words = [0 if d.kind == "furniture" else len(text.split()) for _, d, text in kept]
+    content_words = [0 if d.kind == "furniture" else count_words(text) for _, d, text in kept]
     total = sum(content_words)
     tokens = count_tokens_batch([text for _, _, text in kept])
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from docparse.errors import DocparseError
 from docparse.model import UNIT_KINDS
+from docparse.text import count_words
 
 
 def compare_backends(
@@ -78,7 +79,7 @@ def compare_backends(
                 "table_cells": sum(len(t.cells()) for t in tables),
                 "words": doc.n_words,
                 "furniture": len(furniture),
-                "furniture_words": sum(len(u.text.split()) for u in furniture),
+                "furniture_words": sum(count_words(u.text) for u in furniture),
                 "flags": list(doc.flags),
             }
         )

@@ -21,7 +21,15 @@ _EXTENSIONS: dict[str, Format] = {
     ".json": "s2orc",
     ".nxml": "jats",
     ".xml": "jats",
+    ".md": "markdown",
+    ".markdown": "markdown",
 }
+
+#: Markdown as parsers write it: ATX headings, pipe-table delimiter rows,
+#: marker's page separators, fenced code, images.
+_MARKDOWN_LINE = re.compile(
+    rb"^(?:#{1,6} \S|\|?\s*:?-{3,}:?\s*\||\{\d+\}-{8,}|```|!\[[^\]]*\]\()", re.MULTILINE
+)
 
 _HEAD_BYTES = 8192
 
@@ -36,6 +44,8 @@ def sniff(head: bytes) -> Format | None:
     if stripped.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
         return "pdf"
     lower = stripped[:_HEAD_BYTES].lower()
+    if lower.startswith(b"{") and b'"doclingdocument"' in lower:
+        return "docling"
     if lower.startswith(b"{") and (
         b'"body_text"' in lower or b'"pdf_parse"' in lower or b'"paper_id"' in lower
     ):
@@ -48,6 +58,8 @@ def sniff(head: bytes) -> Format | None:
         return "htm"
     if re.search(rb"\\(documentclass|begin\{document\}|section\*?\{)", stripped[:_HEAD_BYTES]):
         return "tex"
+    if len(_MARKDOWN_LINE.findall(stripped[:_HEAD_BYTES])) >= 2:
+        return "markdown"
     return None
 
 
@@ -88,11 +100,13 @@ def detect_format(path: str | Path) -> Format:
     if by_ext is not None:
         if by_content == "pdf":
             return "pdf"
+        if by_ext == "s2orc" and by_content == "docling":
+            return "docling"  # both are .json: the content tells them apart
         return by_ext
     if by_content is not None:
         return by_content
     raise UnsupportedFormatError(
         p,
         f"format not recognised ({_describe(head)}); pass format= one of "
-        "pdf, tex, htm, csv, txt, s2orc, jats",
+        "pdf, tex, htm, csv, txt, s2orc, jats, markdown, docling",
     )

@@ -86,7 +86,7 @@ def draw_document(
     all pages of the PDF (or the ``pages`` range). Returns the PNG paths,
     named ``<pdf stem>-p<page>-<backend>.png``.
     """
-    from docparse.backends.base import load_pymupdf
+    from docparse.backends.preflight import load_pymupdf
 
     pymupdf = load_pymupdf()
     pdf_path = Path(pdf_path)

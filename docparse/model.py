@@ -21,7 +21,7 @@ from typing import Any, Literal, cast, get_args
 
 SCHEMA_VERSION = "1.0"
 
-Format = Literal["pdf", "tex", "htm", "csv", "txt", "s2orc", "jats"]
+Format = Literal["pdf", "tex", "htm", "csv", "txt", "s2orc", "jats", "markdown", "docling"]
 # Read off the Literal so that the type and the runtime list cannot drift apart.
 FORMATS: tuple[str, ...] = get_args(Format)
 
@@ -474,6 +474,12 @@ class Document:
             references=tuple(Reference.from_dict(r) for r in d.get("references", ())),
             flags=tuple(d.get("flags", ())),
         )
+
+    def to_markdown(self, *, furniture: bool = False, page_markers: bool = False) -> str:
+        """The document as Markdown (see :func:`docparse.export.to_markdown`)."""
+        from docparse.export import to_markdown
+
+        return to_markdown(self, furniture=furniture, page_markers=page_markers)
 
     def to_json(self) -> str:
         """One line of JSON (no trailing newline)."""

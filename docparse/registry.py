@@ -39,13 +39,23 @@ _BUILTIN: dict[str, str] = {
     "txt": "docparse.formats.txt:TxtParser",
     "s2orc": "docparse.formats.s2orc:S2orcParser",
     "jats": "docparse.formats.jats:JatsParser",
+    "markdown": "docparse.formats.markdown:MarkdownParser",
+    "docling": "docparse.formats.docling:DoclingParser",
     "pymupdf": "docparse.backends.pymupdf:PyMuPDFBackend",
     "pdfplumber": "docparse.backends.pdfplumber:PdfplumberBackend",
     "unstructured": "docparse.backends.unstructured:UnstructuredBackend",
+    "pymupdf4llm": "docparse.backends.pymupdf4llm:PyMuPDF4LLMBackend",
+    "pypdfium2": "docparse.backends.pypdfium2:Pypdfium2Backend",
 }
 
 #: The PDF backends, in the order ``--backend all`` runs them.
-PDF_BACKENDS: tuple[str, ...] = ("pymupdf", "pdfplumber", "unstructured")
+PDF_BACKENDS: tuple[str, ...] = (
+    "pymupdf",
+    "pdfplumber",
+    "unstructured",
+    "pymupdf4llm",
+    "pypdfium2",
+)
 DEFAULT_PDF_BACKEND = "pymupdf"
 
 _plugins: dict[str, Callable[[], Parser]] = {}

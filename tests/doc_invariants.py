@@ -8,7 +8,7 @@ import pytest
 
 from docparse.builder import bucket_of
 from docparse.model import Document
-from docparse.text import clean_text
+from docparse.text import clean_text, count_words
 
 
 def check_invariants(doc: Document, *, pdf: Path | None = None) -> None:
@@ -22,7 +22,7 @@ def check_invariants(doc: Document, *, pdf: Path | None = None) -> None:
     for i, u in enumerate(doc.units):
         assert u.order == i
         assert u.word_start == start, f"unit {i}: word offsets not contiguous"
-        words = 0 if u.kind == "furniture" else len(u.text.split())
+        words = 0 if u.kind == "furniture" else count_words(u.text)
         assert u.n_words == words
         assert u.position == pytest.approx(u.word_start / total if total else 0.0)
         assert u.position_bucket == bucket_of(u.position)

@@ -15,18 +15,16 @@ from docparse.features import source_set
 from docparse.model import Document
 from docparse.sampling import SamplingError, sample, write_jsonl
 
-FIXTURES = Path(__file__).parent.parent / "fixtures"
-
 
 @pytest.fixture(scope="module")
-def tex_doc() -> Document:
-    path = FIXTURES / "research" / "arxiv-2510.22211v1" / "2510.22211v1.tex"
+def tex_doc(fixtures_dir: Path) -> Document:
+    path = fixtures_dir / "research" / "arxiv-2510.22211v1" / "2510.22211v1.tex"
     return docparse.parse(path)
 
 
 @pytest.fixture(scope="module")
-def pmc_doc() -> Document:
-    path = FIXTURES / "pmc" / "PMC3460867" / "pone.0046493.nxml"
+def pmc_doc(fixtures_dir: Path) -> Document:
+    path = fixtures_dir / "pmc" / "PMC3460867" / "pone.0046493.nxml"
     return docparse.parse(path)
 
 

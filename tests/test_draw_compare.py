@@ -19,8 +19,12 @@ from docparse.draw import KIND_COLOURS, draw_document, draw_pdf, parse_page_rang
 from docparse.errors import ConfigError, ParseError
 from docparse.model import BBox, Provenance
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "fixtures" / "pdf" / "quantum-template" / "quantum-template.pdf"
+
+@pytest.fixture(scope="module")
+def quantum_pdf(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "pdf" / "quantum-template" / "quantum-template.pdf"
+
+
 ZOOM = 1.5
 
 
@@ -50,7 +54,9 @@ def test_parse_page_range() -> None:
             parse_page_range(bad)
 
 
-def test_draw_document_outlines_each_unit_in_its_kind_colour(tmp_path: Path) -> None:
+def test_draw_document_outlines_each_unit_in_its_kind_colour(
+    quantum_pdf: Path, tmp_path: Path
+) -> None:
     boxes = {
         "paragraph": BBox(100, 300, 400, 420),
         "heading": BBox(100, 200, 400, 230),
@@ -66,8 +72,8 @@ def test_draw_document_outlines_each_unit_in_its_kind_colour(tmp_path: Path) -> 
         ),
     ]
     drafts[2].kind = "table"
-    doc = build_document(path=FIXTURE, format="pdf", backend="test", drafts=drafts, n_pages=5)
-    written = draw_document(doc, FIXTURE, tmp_path, pages=(1, 2), zoom=ZOOM)
+    doc = build_document(path=quantum_pdf, format="pdf", backend="test", drafts=drafts, n_pages=5)
+    written = draw_document(doc, quantum_pdf, tmp_path, pages=(1, 2), zoom=ZOOM)
     assert [p.name for p in written] == [
         "quantum-template-p001-test.png",
         "quantum-template-p002-test.png",
@@ -87,8 +93,8 @@ def test_draw_document_outlines_each_unit_in_its_kind_colour(tmp_path: Path) -> 
     assert _count_colour(pix2, KIND_COLOURS["heading"], page_h) == 0
 
 
-def test_draw_pdf_real_backend_one_png_per_page(tmp_path: Path) -> None:
-    written = draw_pdf(FIXTURE, tmp_path, backend="pymupdf", pages=(1, 2), zoom=ZOOM)
+def test_draw_pdf_real_backend_one_png_per_page(quantum_pdf: Path, tmp_path: Path) -> None:
+    written = draw_pdf(quantum_pdf, tmp_path, backend="pymupdf", pages=(1, 2), zoom=ZOOM)
     assert len(written) == 2 and all(p.is_file() for p in written)
     for png in written:
         pix = pymupdf.Pixmap(str(png))
@@ -98,16 +104,16 @@ def test_draw_pdf_real_backend_one_png_per_page(tmp_path: Path) -> None:
     assert _count_colour(first, KIND_COLOURS["furniture"], 841.0) > 50  # footer and page number
 
 
-def test_draw_cli(tmp_path: Path) -> None:
+def test_draw_cli(quantum_pdf: Path, tmp_path: Path) -> None:
     out = tmp_path / "png"
     result = CliRunner().invoke(
-        main, ["draw", str(FIXTURE), "--pages", "2-3", "-o", str(out), "--backend", "pymupdf"]
+        main, ["draw", str(quantum_pdf), "--pages", "2-3", "-o", str(out), "--backend", "pymupdf"]
     )
     assert result.exit_code == 0, result.output
     lines = result.output.split()
     assert len(lines) == 2 and all(Path(x).is_file() for x in lines)
     assert sorted(p.name for p in out.iterdir()) == [Path(x).name for x in lines]
-    bad = CliRunner().invoke(main, ["draw", str(FIXTURE), "--pages", "9-2", "-o", str(out)])
+    bad = CliRunner().invoke(main, ["draw", str(quantum_pdf), "--pages", "9-2", "-o", str(out)])
     assert bad.exit_code != 0 and "ConfigError" in bad.output
 
 
@@ -120,11 +126,11 @@ class _Broken:
         raise ParseError(path, "this backend always fails")
 
 
-def test_compare_rows_and_error_row(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compare_rows_and_error_row(quantum_pdf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry._plugins, "pdfplumber", _Broken)
     # a private cache for this test, so the broken parser is not left behind for others
     monkeypatch.setattr(registry, "_cache", {})
-    rows = compare_backends(FIXTURE, ["pymupdf", "pdfplumber", "nonesuch"])
+    rows = compare_backends(quantum_pdf, ["pymupdf", "pdfplumber", "nonesuch"])
     assert [r["backend"] for r in rows] == ["pymupdf", "pdfplumber", "nonesuch"]
     good, broken, unknown = rows
     assert good["error"] is None
@@ -140,20 +146,22 @@ def test_compare_rows_and_error_row(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [c.header for c in table.columns] == ["", "pymupdf", "pdfplumber", "nonesuch"]
 
 
-def test_compare_defaults_to_installed_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compare_defaults_to_installed_backends(
+    quantum_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(registry, "installed_pdf_backends", lambda: ("pymupdf",))
-    rows = compare_backends(FIXTURE, config={"pymupdf": {"pages": [1, 2]}})
+    rows = compare_backends(quantum_pdf, config={"pymupdf": {"pages": [1, 2]}})
     assert [r["backend"] for r in rows] == ["pymupdf"]
     assert rows[0]["pages"] == 2
 
 
-def test_compare_cli_json(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compare_cli_json(quantum_pdf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(
-        main, ["compare", str(FIXTURE), "--json", "-b", "pymupdf", "-b", "pdfplumber"]
+        main, ["compare", str(quantum_pdf), "--json", "-b", "pymupdf", "-b", "pdfplumber"]
     )
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
     assert [r["backend"] for r in rows] == ["pymupdf", "pdfplumber"]
     assert all(r["error"] is None and r["words"] > 1000 for r in rows), rows
-    text = CliRunner().invoke(main, ["compare", str(FIXTURE), "-b", "pymupdf"])
+    text = CliRunner().invoke(main, ["compare", str(quantum_pdf), "-b", "pymupdf"])
     assert text.exit_code == 0 and "furniture removed" in text.output

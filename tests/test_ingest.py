@@ -17,15 +17,13 @@ import pytest
 from docparse import Document, registry
 from docparse.ingest import Limits, ManifestRow, ingest, load_manifest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
 _READABLE = {".pdf", ".tex", ".csv", ".txt", ".nxml", ".json", ".htm"}
 
 
-def _real_files(max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
+def _real_files(fixtures: Path, max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
     """Small real documents from fixtures/ (not the fuzz regressions), one per format."""
     picked: dict[str, list[Path]] = {}
-    for p in sorted(FIXTURES.rglob("*"), key=lambda p: (p.suffix, p.stat().st_size, p)):
+    for p in sorted(fixtures.rglob("*"), key=lambda p: (p.suffix, p.stat().st_size, p)):
         ext = p.suffix.lower()
         if (
             p.is_file()
@@ -39,9 +37,9 @@ def _real_files(max_bytes: int = 400_000, per_ext: int = 1) -> list[Path]:
 
 
 @pytest.fixture
-def corpus(tmp_path: Path) -> Path:
+def corpus(tmp_path: Path, fixtures_dir: Path) -> Path:
     src = tmp_path / "src"
-    files = _real_files()
+    files = _real_files(fixtures_dir)
     assert len(files) >= 4, "fixtures/ should hold real documents of several formats"
     for i, f in enumerate(files):
         dest = src / f"d{i:02d}" / f.name
@@ -134,8 +132,10 @@ def _misbehaving_txt(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "_cache", {})
 
 
-def test_hang_and_memory_hog_are_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    txt = next((p for p in _real_files() if p.suffix == ".txt"), None)
+def test_hang_and_memory_hog_are_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixtures_dir: Path
+) -> None:
+    txt = next((p for p in _real_files(fixtures_dir) if p.suffix == ".txt"), None)
     assert txt is not None, "fixtures/ should hold a .txt document"
     src = tmp_path / "src"
     src.mkdir()
@@ -164,8 +164,8 @@ def _kill_when(proc: subprocess.Popen[bytes], manifest: Path, rows: int) -> None
     pytest.fail("ingest finished before it could be killed")
 
 
-def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path) -> None:
-    pdfs = [p for p in _real_files() if p.suffix == ".pdf"]
+def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path, fixtures_dir: Path) -> None:
+    pdfs = [p for p in _real_files(fixtures_dir) if p.suffix == ".pdf"]
     assert pdfs, "fixtures/ should hold a PDF"
     src, out = tmp_path / "src", tmp_path / "out"
     src.mkdir()

@@ -9,17 +9,15 @@ are freed and memory does not grow with the page count.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
-    Block,
     Line,
     PageContent,
     PdfBackend,
@@ -30,6 +28,8 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
+from docparse.backends.lines import blocks_from_lines, lines_from_spans
+from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.backends.table_candidates import (
     PageInputs,
     merge_symbol_cells,
@@ -104,101 +104,8 @@ def _span(w: Mapping[str, Any]) -> TextSpan:
 
 
 def lines_from_words(words: list[Mapping[str, Any]]) -> list[Line]:
-    """Group words into visual lines, split at gutter-wide gaps."""
-    spans = sorted((_span(w) for w in words if str(w["text"]).strip()), key=lambda s: s.bbox.y0)
-    rows: list[list[TextSpan]] = []
-    # A row is anchored on its first word's vertical centre; matching against
-    # the row's growing union box would swallow the next line after one tall
-    # glyph and interleave two lines' words.
-    anchors: list[tuple[float, float]] = []
-    for s in spans:
-        placed = False
-        mid = (s.bbox.y0 + s.bbox.y1) / 2
-        half = max(s.bbox.y1 - s.bbox.y0, 1.0) / 2
-        for k in range(len(rows) - 1, max(len(rows) - 5, -1), -1):
-            amid, ahalf = anchors[k]
-            if abs(mid - amid) <= 0.6 * min(half, ahalf):
-                rows[k].append(s)
-                placed = True
-                break
-        if not placed:
-            rows.append([s])
-            anchors.append((mid, half))
-    rows = _attach_scripts(rows, anchors)
-    lines: list[Line] = []
-    for row in rows:
-        row.sort(key=lambda s: s.bbox.x0)
-        cur: list[TextSpan] = [row[0]]
-        for prev, s in itertools.pairwise(row):
-            size = max(s.size, prev.size, 1.0)
-            if s.bbox.x0 - prev.bbox.x1 > 0.9 * size:
-                lines.append(_line(cur))
-                cur = [s]
-            else:
-                cur.append(s)
-        lines.append(_line(cur))
-    return lines
-
-
-def _attach_scripts(
-    rows: list[list[TextSpan]], anchors: list[tuple[float, float]]
-) -> list[list[TextSpan]]:
-    """Put superscripts and subscripts ("x2", "H2O") into the row they sit on.
-
-    Read top-down, a superscript starts a row of its own before its base line
-    does. A row of at most two short, smaller words that overlaps a
-    neighbouring row's line box by most of its height joins that row.
-    """
-    keep = [True] * len(rows)
-    for k, row in enumerate(rows):
-        if len(row) > 2 or any(len(s.text) > 3 for s in row):
-            continue
-        _mid, half = anchors[k]
-        lo = min(s.bbox.y0 for s in row)
-        hi = max(s.bbox.y1 for s in row)
-        for j in (k + 1, k - 1):
-            if not 0 <= j < len(rows) or not keep[j] or j == k:
-                continue
-            amid, ahalf = anchors[j]
-            overlap = min(hi, amid + ahalf) - max(lo, amid - ahalf)
-            if half < 0.85 * ahalf and overlap > 0.5 * (hi - lo):
-                rows[j].extend(row)
-                keep[k] = False
-                break
-    return [row for row, k in zip(rows, keep, strict=True) if k]
-
-
-def _line(spans: list[TextSpan]) -> Line:
-    b = spans[0].bbox
-    for s in spans[1:]:
-        b = b.union(s.bbox)
-    return Line(tuple(spans), b)
-
-
-def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
-    """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
-    open_blocks: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda line: (line.bbox.y0, line.bbox.x0)):
-        size = max(ln.size, 1.0)
-        target = None
-        for blk in reversed(open_blocks):
-            last = blk[-1]
-            gap = ln.bbox.y0 - last.bbox.y1
-            overlap = min(ln.bbox.x1, last.bbox.x1) - max(ln.bbox.x0, last.bbox.x0)
-            if -0.5 * size < gap < 0.7 * size and overlap > 0 and abs(ln.size - last.size) < 1.0:
-                target = blk
-                break
-        if target is None:
-            open_blocks.append([ln])
-        else:
-            target.append(ln)
-    out = []
-    for blk in open_blocks:
-        b = blk[0].bbox
-        for ln in blk[1:]:
-            b = b.union(ln.bbox)
-        out.append(Block(tuple(blk), b))
-    return tuple(out)
+    """pdfplumber words as visual lines (:func:`~docparse.backends.lines.lines_from_spans`)."""
+    return lines_from_spans([_span(w) for w in words if str(w["text"]).strip()])
 
 
 def _settings(config: PdfplumberConfig, strategy: dict[str, str]) -> dict[str, Any]:
@@ -571,80 +478,6 @@ def _box(t: TableRegion) -> tuple[float, float, float, float]:
 
 #: Rectangles thinner than this (points) are drawn rules, not cell backgrounds.
 _THIN = 2.0
-
-
-#: Marks pdfminer's ``PDFDocument.getobj`` once :func:`guard_reference_cycles` wrapped it.
-_GUARDED = "_docparse_reference_cycle_guard"
-
-
-def guard_reference_cycles() -> None:
-    """Make pdfminer read an indirect object whose reference chain loops as null.
-
-    pdfminer's ``resolve1`` follows ``N 0 R`` until it reaches something that is
-    not a reference, with no cycle check, and its lenient object parser can turn
-    a mangled object into a bare reference to itself (object 13 whose damaged
-    body ends in ``... 13 0 R``). Every use of that object then spins in
-    ``resolve1`` for ever, hundreds of thousands of cached look-ups a second
-    (fuzz findings ``fixtures/regressions/pdfplumber/reference-cycle-*.pdf``:
-    a content stream, a page object). A chain that comes back to an object it passed has no value;
-    like a reference to a missing object (PDF 32000-1 7.3.10) it is read as
-    null: ``getobj`` raises pdfminer's own ``PDFObjectNotFound``, which every
-    ``resolve`` already turns into its default. MuPDF (the ``pymupdf``
-    backend) treats such chains the same way.
-
-    The wrapper sits on the class because pdfplumber and unstructured both
-    build their ``PDFDocument`` inside their own code (and resolve ``/Root``
-    and ``/Info`` in its constructor). It changes nothing for a chain that ends.
-    Idempotent.
-    """
-    from pdfminer.pdfdocument import PDFDocument
-    from pdfminer.pdfexceptions import PDFObjectNotFound
-    from pdfminer.pdftypes import PDFObjRef
-
-    original: Callable[[PDFDocument, int], object] = PDFDocument.getobj
-    if getattr(original, _GUARDED, False):
-        return
-
-    def loops(doc: PDFDocument, objid: int, ref: object) -> bool:
-        # Per document: chains already walked, so a long chain that ends is
-        # walked once, not once per link.
-        ending: set[int] = doc.__dict__.setdefault("_docparse_chain_ends", set())
-        looping: set[int] = doc.__dict__.setdefault("_docparse_chain_loops", set())
-        if objid in ending:
-            return False
-        if objid in looping:
-            return True
-        chain = [objid]
-        seen = {objid}
-        while isinstance(ref, PDFObjRef) and ref.objid not in ending:
-            if ref.objid in looping or ref.objid in seen:
-                looping.update(chain)
-                shown = " -> ".join(map(str, chain[:8])) + (" -> ..." if len(chain) > 8 else "")
-                log.warning(
-                    "PDF object %d never resolves (reference cycle %s -> %d); read as null",
-                    objid,
-                    shown,
-                    ref.objid,
-                )
-                return True
-            chain.append(ref.objid)
-            seen.add(ref.objid)
-            try:
-                ref = original(doc, ref.objid)
-            except PDFObjectNotFound:
-                break
-        ending.update(chain)
-        return False
-
-    @functools.wraps(original)
-    def getobj(self: PDFDocument, objid: int) -> object:
-        obj = original(self, objid)
-        if isinstance(obj, PDFObjRef) and loops(self, objid, obj):
-            raise PDFObjectNotFound(objid)
-        return obj
-
-    setattr(getobj, _GUARDED, True)
-    PDFDocument.getobj = getobj  # type: ignore[method-assign]
 
 
 def _time_limit_inside(exc: BaseException) -> ParseTimeoutError | None:

@@ -23,8 +23,8 @@ from docparse.backends.base import (
     TableRegion,
     TableStrategy,
     TextSpan,
-    encrypted_error,
     load_pymupdf,
+    open_pymupdf,
 )
 from docparse.backends.table_candidates import (
     PageInputs,
@@ -52,7 +52,7 @@ from docparse.backends.tables import (
     whitespace_regions,
     widen_to_open_sides,
 )
-from docparse.errors import CorruptDocumentError, cause_text
+from docparse.errors import CorruptDocumentError
 from docparse.model import BBox
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|\bbx|cmbx|,b\b|-b\b", re.IGNORECASE)
@@ -482,15 +482,8 @@ class PyMuPDFBackend(PdfBackend):
 
     def iter_pages(self, path: Path, config: Any, info: PdfInfo) -> Iterator[PageContent]:
         pymupdf = load_pymupdf()
+        doc = open_pymupdf(path, config.password)
         try:
-            doc = pymupdf.open(path, filetype="pdf")
-        except (RuntimeError, ValueError) as exc:
-            raise CorruptDocumentError(
-                path, f"{path} cannot be opened as a PDF: {cause_text(exc, path)}", cause=exc
-            ) from exc
-        try:
-            if doc.needs_pass and not doc.authenticate(config.password or ""):
-                raise encrypted_error(path, wrong_password=config.password is not None)
             # MuPDF's own errors (a malformed or cyclic page tree, a page the
             # repaired tree no longer has, "not a dict" for a broken /CropBox,
             # which PyMuPDF raises as RuntimeError) name the page.

@@ -536,15 +536,35 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
     Filings draw a rule under the header, so a ruled strategy starts the
     table below it. Where :func:`header_top` finds header lines above a
     grid, the grown region is read from its words (:func:`region_grids`, the
-    vertical rules as column boundaries) and replaces the grid when it keeps
-    at least as many non-empty cells plus some of the header's.
+    vertical rules as column boundaries) and replaces the grid when it holds
+    more non-empty cells. Only header lines with two or more pieces side by
+    side count, and never the rows of the table above.
     """
     out: list[RegionGrid] = []
     for box, rows in grids:
         pitch = (box[3] - box[1]) / max(len(rows), 1)
-        over = [ln for ln in inputs.lines if ln[0][0] >= box[0] - 6 and ln[0][2] <= box[2] + 6]
+        # Never into the table above: its rows are no header of this one.
+        floor = max(
+            (
+                b[3]
+                for b, _ in grids
+                if b is not box and b[3] <= box[1] + 1 and b[0] < box[2] and box[0] < b[2]
+            ),
+            default=float("-inf"),
+        )
+        over = [
+            ln
+            for ln in inputs.lines
+            if ln[0][0] >= box[0] - 6 and ln[0][2] <= box[2] + 6 and ln[0][1] >= floor - 1
+        ]
         top = header_top(over, box[1] + 1, max(pitch, 6.0))
-        if top >= box[1] - 1:
+        heads = [ln[0] for ln in over if ln[0][1] >= top - 1 and ln[0][3] <= box[1] + 1]
+        # Column headers stand side by side over the columns; a lone title line
+        # above a table is not one.
+        side_by_side = any(
+            sum(abs((a[1] + a[3]) - (b[1] + b[3])) < 4 for b in heads) >= 2 for a in heads
+        )
+        if top >= box[1] - 1 or not side_by_side:
             out.append((box, rows))
             continue
         clip = (box[0] - 1, top - 1, box[2] + 1, box[3])
@@ -796,7 +816,12 @@ def region_grids(
     if found is None:
         return []
     box, rows = found
-    rows = [r for r in rows if any(c.strip() for c in r)]
+    # A caption line caught in the region is the table's caption, not a row of it.
+    rows = [
+        r
+        for r in rows
+        if any(c.strip() for c in r) and not TABLE_CAPTION.match(" ".join(c for c in r if c))
+    ]
     return [(box, rows)] if ruled_off_plausible(rows) else []
 
 

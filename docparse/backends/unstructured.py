@@ -62,7 +62,7 @@ from docparse.backends.base import (
     TextSpan,
     load_pymupdf,
 )
-from docparse.backends.pdfplumber import guard_reference_cycles
+from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.errors import (
     ConfigError,
     CorruptDocumentError,

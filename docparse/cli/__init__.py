@@ -24,6 +24,7 @@ def main(verbose: int) -> None:
 def _attach() -> None:
     from docparse.cli import (
         evidence_cmds,
+        export_cmds,
         fidelity_cmds,
         ingest_cmds,
         parse_cmds,
@@ -31,7 +32,15 @@ def _attach() -> None:
         qa_cmds,
     )
 
-    for module in (parse_cmds, ingest_cmds, pdf_cmds, qa_cmds, fidelity_cmds, evidence_cmds):
+    for module in (
+        parse_cmds,
+        ingest_cmds,
+        pdf_cmds,
+        qa_cmds,
+        fidelity_cmds,
+        evidence_cmds,
+        export_cmds,
+    ):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -49,14 +49,14 @@ backend_option = click.option(
     "--backend",
     "-b",
     default=None,
-    help="PDF backend: pymupdf (default), pdfplumber, unstructured.",
+    help="PDF backend: pymupdf (default), pdfplumber, unstructured, pymupdf4llm, pypdfium2.",
 )
 format_option = click.option(
     "--format",
     "fmt",
     default=None,
     type=click.Choice(FORMATS),
-    help="Force the input format (pdf, tex, htm, csv, txt, s2orc, jats).",
+    help="Force the input format (" + ", ".join(FORMATS) + ").",
 )
 config_option = click.option(
     "--option",

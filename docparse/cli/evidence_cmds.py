@@ -9,23 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from align.readers import QA_FORMATS
 from docparse.cli.common import exit_on_error
 
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
-
-# The names of align.readers.QA_FORMATS, repeated so that starting the CLI does not
-# import align (a third of a second); test_readers checks that the two agree.
-_QA_FORMATS = (
-    "financebench",
-    "qasper",
-    "uda",
-    "finqa",
-    "tatqa",
-    "pdfqa",
-    "climretrieve",
-    "generic",
-)
 
 
 @click.command("evidence")
@@ -47,7 +35,7 @@ _QA_FORMATS = (
 @click.option(
     "--format-of-qa",
     "qa_format",
-    type=click.Choice(_QA_FORMATS),
+    type=click.Choice(tuple(QA_FORMATS)),
     default=None,
     help="QA file format (detected when omitted).",
 )

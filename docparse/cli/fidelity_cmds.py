@@ -94,6 +94,13 @@ def print_fidelity(summary: dict[str, Any]) -> None:
     type=click.Choice(("all", *PDF_BACKENDS)),
     help="PDF backend to score, or all of them.",
 )
+@click.option(
+    "--parsed",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Another system's parse of the PDF (Markdown, docling JSON, ...); repeatable. "
+    "Each is scored as one more system named after its file.",
+)
 @click.option("--threshold", default=0.9, show_default=True, help="Similarity for unit recall.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the JSON here.")
 @click.option("--units", is_flag=True, help="Put every twin unit's projection in the JSON.")
@@ -102,17 +109,23 @@ def fidelity_cmd(
     twin: str,
     pdf: str,
     backend: str,
+    parsed: tuple[str, ...],
     threshold: float,
     output: str | None,
     units: bool,
     html_path: str | None,
 ) -> None:
-    """Score PDF parses against the structured twin (LaTeX, HTML, ...) of the same document."""
+    """Score PDF parses against the structured twin (LaTeX, HTML, ...) of the same document.
+
+    Other parsers' output (``--parsed X.marker.md --parsed X.docling.json``)
+    is scored in the same table.
+    """
     from align.project import fidelity
 
     backends = PDF_BACKENDS if backend == "all" else (backend,)
     with exit_on_error():
-        summary = fidelity(twin, pdf, backends, threshold=threshold).summary(units=units)
+        run = fidelity(twin, pdf, backends, parsed=parsed, threshold=threshold)
+        summary = run.summary(units=units)
     print_fidelity(summary)
     _write_json(summary, output)
     if html_path:

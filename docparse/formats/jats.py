@@ -81,14 +81,11 @@ declaration during parsing, which is reported as
 
 from __future__ import annotations
 
-import functools
 import html.entities
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from lxml import etree
 
@@ -102,13 +99,26 @@ from docparse.errors import (
 )
 from docparse.formats._encoding import read_source
 from docparse.formats._floats import FloatQueue
+from docparse.formats._grid import cells_to_table, span_value
+from docparse.formats._jats_refs import _references
+from docparse.formats._jats_xml import (
+    _BACK_SECTIONS,
+    _FLOATS,
+    _SILENT,
+    _SPACED,
+    _SPLITTERS,
+    _XLINK_HREF,
+    _ids,
+    _internal_entities,
+    _local,
+    _raw,
+    safe_xml_parser,
+)
+from docparse.formats._math import tex_math_to_text
 from docparse.model import (
     Annotation,
     AnnotationKind,
-    CellSpan,
     Document,
-    Reference,
-    Table,
     UnitKind,
 )
 from docparse.model import Format as _Format
@@ -120,93 +130,9 @@ __all__ = [
     "JatsConfig",
     "JatsParser",
     "cells_to_table",
-    "latex_to_text",
     "safe_xml_parser",
     "span_value",
 ]
-
-_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
-
-#: Elements anchored in a paragraph that float: emitted after the paragraph.
-_FLOATS = frozenset(
-    {
-        "table-wrap",
-        "table-wrap-group",
-        "fig",
-        "fig-group",
-        "supplementary-material",
-        "fn",
-        "boxed-text",
-        "chem-struct-wrap",
-    }
-)
-#: Block elements that interrupt a paragraph where they stand.
-_SPLITTERS = frozenset(
-    {"list", "def-list", "disp-quote", "statement", "preformat", "code", "speech", "verse-group"}
-)
-#: Elements whose text never reaches the clean text.
-_SILENT = frozenset(
-    {
-        "graphic",
-        "inline-graphic",
-        "alt-text",
-        "long-desc",
-        "object-id",
-        "annotation",
-        "annotation-xml",
-        "ref-list",
-        "sec-meta",
-        "kwd-group",
-        "permissions",
-    }
-)
-#: Elements whose boundaries separate words.
-_SPACED = frozenset(
-    {
-        "p",
-        "title",
-        "label",
-        "caption",
-        "list-item",
-        "def-item",
-        "term",
-        "def",
-        "td",
-        "th",
-        "tr",
-        "break",
-        "disp-formula",
-        "sec",
-        "attrib",
-        "source",
-        "article-title",
-        "name",
-        "year",
-        "mfrac",
-        "mtd",
-        "mtr",
-    }
-)
-#: Back-matter children turned into units (``ref-list`` is not).
-_BACK_SECTIONS = frozenset({"ack", "app", "sec", "notes", "glossary", "bio"})
-
-
-def safe_xml_parser() -> etree.XMLParser:
-    """The hardened lxml parser every docparse XML reader uses.
-
-    No DTD loading or validation, no network, no entity resolution, and
-    libxml2's default size/depth/amplification limits (``huge_tree=False``).
-    Comments and processing instructions are dropped.
-    """
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,119 +154,6 @@ class JatsConfig(ParserConfig):
     max_bytes: int = 200_000_000
     max_entity_chars: int = 100_000
     max_span: int = 200
-
-
-def _local(el: Any) -> str:
-    """Tag name without namespace ('' for comments, PIs and entities)."""
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rsplit("}", 1)[-1] if tag.startswith("{") else tag
-
-
-def _raw(el: etree._Element) -> str:
-    return str(etree.tostring(el, encoding="unicode", with_tail=False))
-
-
-def _ids(el: etree._Element, attr: str = "rid") -> list[str]:
-    return [r for r in (el.get(attr) or "").split() if r]
-
-
-@functools.lru_cache(maxsize=1)
-def _latex2text() -> Any:
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
-
-
-_DOC_WRAPPER = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
-
-
-def latex_to_text(latex: str) -> str:
-    """Plain text of a LaTeX math snippet (``tex-math``, S2ORC equations).
-
-    PMC wraps ``tex-math`` in a whole ``\\documentclass`` document: only the
-    part inside ``document`` is kept. pylatexenc renders macros it knows
-    (``\\alpha`` to ``α``); on anything it cannot read the source is kept.
-    """
-    m = _DOC_WRAPPER.search(latex)
-    if m:
-        latex = m.group(1)
-    try:
-        text = _latex2text().latex_to_text(latex)
-    except Exception as exc:  # noqa: BLE001 - pylatexenc raises assorted errors on bad input
-        log.debug("tex-math not rendered (%s); keeping its source", exc)
-        return clean_text(latex)
-    return clean_text(text)
-
-
-# --------------------------------------------------------------------------- tables
-
-
-@dataclass(slots=True)
-class _Cell:
-    text: str
-    row_span: int = 1
-    col_span: int = 1
-    header: bool = False
-
-
-def cells_to_table(
-    rows: Sequence[Sequence[tuple[str, int, int]]],
-    *,
-    n_header_rows: int = 0,
-    caption: str | None = None,
-    label: str | None = None,
-    footnotes: Sequence[str] = (),
-    max_span: int = 200,
-) -> Table:
-    """Lay HTML-style rows of ``(text, rowspan, colspan)`` cells on a grid.
-
-    Spanned cells keep their text at the top-left grid position; the other
-    positions they cover hold ``""`` and the span is recorded as a
-    :class:`~docparse.model.CellSpan`. A ``rowspan`` reaching past the last
-    row is cut at the last row (as browsers do); spans above ``max_span``
-    are clipped. Rows are padded to the same width.
-
-    >>> t = cells_to_table([[("a", 1, 2)], [("b", 1, 1), ("c", 1, 1)]])
-    >>> t.rows, t.spans
-    ((('a', ''), ('b', 'c')), (CellSpan(row=0, col=0, row_span=1, col_span=2),))
-    """
-    grid: dict[tuple[int, int], str] = {}
-    spans: list[CellSpan] = []
-    n_rows = len(rows)
-    for r, row in enumerate(rows):
-        c = 0
-        for text, rs, cs in row:
-            while (r, c) in grid:
-                c += 1
-            rs = max(1, min(int(rs), max_span, n_rows - r))
-            cs = max(1, min(int(cs), max_span))
-            for dr in range(rs):
-                for dc in range(cs):
-                    grid[(r + dr, c + dc)] = ""
-            grid[(r, c)] = clean_text(text)
-            if rs > 1 or cs > 1:
-                spans.append(CellSpan(r, c, rs, cs))
-            c += cs
-    width = max((c + 1 for (_, c) in grid), default=0)
-    out = tuple(tuple(grid.get((r, c), "") for c in range(width)) for r in range(n_rows))
-    return Table(
-        rows=out,
-        n_header_rows=min(n_header_rows, n_rows),
-        spans=tuple(spans),
-        caption=clean_text(caption) if caption else None,
-        label=label or None,
-        footnotes=tuple(clean_text(f) for f in footnotes if clean_text(f)),
-    )
-
-
-def span_value(value: str | None) -> int:
-    """A ``rowspan``/``colspan`` attribute as a count: 1 when missing, blank or not a number."""
-    try:
-        return int((value or "1").strip() or "1")
-    except ValueError:
-        return 1
 
 
 # --------------------------------------------------------------------------- walker
@@ -443,7 +256,7 @@ class _Walker(DraftList):
             if chosen is not None:
                 self._text_into(chosen, ctx, parts, top=False)
         elif tag == "tex-math":
-            parts.append(" " + latex_to_text(self._plain(el)) + " ")
+            parts.append(" " + tex_math_to_text(self._plain(el)) + " ")
         elif tag == "math":
             parts.append(" " + self._mathml(el) + " ")
         else:
@@ -521,7 +334,8 @@ class _Walker(DraftList):
         for child in parent:
             self.block(child, section, kind)
 
-    def block(self, el: etree._Element, section: tuple[str, ...], kind: UnitKind) -> None:
+    # Over the C901 limit on purpose: dispatch over JATS block elements, one branch per element.
+    def block(self, el: etree._Element, section: tuple[str, ...], kind: UnitKind) -> None:  # noqa: C901
         tag = _local(el)
         if not tag or tag in _SILENT or tag in ("label", "title", "ref-list"):
             return
@@ -833,7 +647,8 @@ class _Walker(DraftList):
 
     # ----------------------------------------------------------------- document
 
-    def article(self, art: etree._Element, base: tuple[str, ...] = ()) -> None:
+    # Over the C901 limit on purpose: front, body and back matter of an article, one branch each.
+    def article(self, art: etree._Element, base: tuple[str, ...] = ()) -> None:  # noqa: C901
         front = art.find("front")
         if front is None:
             front = art.find("front-stub")
@@ -907,114 +722,7 @@ class _Walker(DraftList):
 # --------------------------------------------------------------------------- references
 
 
-def _references(root: etree._Element, walker: _Walker) -> list[Reference]:
-    refs: list[Reference] = []
-    seen: set[str] = set()
-    for ref in root.iter("{*}ref"):
-        parent = ref.getparent()
-        if parent is None or _local(parent) != "ref-list":
-            continue
-        rid = ref.get("id")
-        if not rid or rid in seen:
-            continue
-        seen.add(rid)
-        cit = None
-        for c in ref.iter():
-            if _local(c) in ("element-citation", "mixed-citation", "citation", "nlm-citation"):
-                cit = c
-                break
-        if cit is None:
-            refs.append(Reference(id=rid, title=clean_text(walker._plain(ref))))
-            continue
-        refs.append(_reference(rid, cit, walker))
-    return refs
-
-
-def _first_text(cit: etree._Element, names: Sequence[str], walker: _Walker) -> str:
-    for name in names:
-        for el in cit.iter("{*}" + name):
-            text = clean_text(walker._plain(el))
-            if text:
-                return text
-    return ""
-
-
-_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
-_DOI = re.compile(r"\b10\.\d{4,9}/\S+")
-
-
-def _reference(rid: str, cit: etree._Element, walker: _Walker) -> Reference:
-    title = _first_text(cit, ("article-title", "chapter-title", "data-title"), walker)
-    if not title:
-        title = _first_text(cit, ("source",), walker) or clean_text(walker._plain(cit))
-    authors: list[str] = []
-    groups = [g for g in cit.iter("{*}person-group")]
-    author_groups = [g for g in groups if g.get("person-group-type", "author") == "author"]
-    holders = author_groups or ([cit] if not groups else groups[:1])
-    for holder in holders:
-        for el in holder.iter("{*}name", "{*}string-name", "{*}collab"):
-            tag = _local(el)
-            if tag == "name":
-                surname = (
-                    clean_text(walker._plain(el.find("surname")))
-                    if el.find("surname") is not None
-                    else ""
-                )
-                given = (
-                    clean_text(walker._plain(el.find("given-names")))
-                    if el.find("given-names") is not None
-                    else ""
-                )
-                name = " ".join(p for p in (surname, given) if p)
-            else:
-                name = clean_text(walker._plain(el))
-            if name:
-                authors.append(name)
-    year_text = _first_text(cit, ("year",), walker)
-    m = _YEAR.search(year_text or clean_text(walker._plain(cit)))
-    year = m.group(1) if m else (year_text or None)
-    doi = pmid = None
-    for pid in cit.iter("{*}pub-id"):
-        kind = pid.get("pub-id-type", "").lower()
-        value = clean_text(walker._plain(pid))
-        if kind == "doi" and not doi:
-            doi = value
-        elif kind == "pmid" and not pmid:
-            pmid = value
-    if doi is None:
-        for link in cit.iter("{*}ext-link"):
-            href = link.get(_XLINK_HREF) or walker._plain(link)
-            m2 = _DOI.search(href)
-            if m2:
-                doi = m2.group(0)
-                break
-    return Reference(id=rid, title=title, authors=tuple(authors), year=year, doi=doi, pmid=pmid)
-
-
 # --------------------------------------------------------------------------- parser
-
-
-def _internal_entities(tree: etree._ElementTree, flags: set[str]) -> dict[str, str]:
-    """Internal text entities of the DOCTYPE (external ones are flagged, never read)."""
-    entities: dict[str, str] = {}
-    dtd = tree.docinfo.internalDTD
-    if dtd is None:
-        return entities
-    for ent in dtd.iterentities():
-        name = str(ent.name)
-        if ent.system_url is not None:
-            flags.add("external_entity_ignored")
-            continue
-        content = ent.content
-        if content is None:
-            continue
-        if "&" in content or "<" in content or "%" in content:
-            # Nested references or markup: expanding them is how entity bombs
-            # work, and markup inside an entity is not text. Left out.
-            flags.add("unresolved_entities")
-            continue
-        entities[name] = content
-    return entities
 
 
 _LIMIT_WORDS = (

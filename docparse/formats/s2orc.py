@@ -44,8 +44,8 @@ What becomes what
   types such as ``annex`` name the section but get no heading unit: they are
   not printed in the paper).
 * ``ref_entries``: an entry of type ``table`` is one ``table`` unit (cells
-  from its HTML ``content``, or a ``table`` field holding rows; with no cells
-  the table unit's text is the caption, as the issue asks) plus a ``caption``
+  from its HTML ``content``, or a ``table`` field holding rows; its text is
+  the cells only, empty when there are none) plus a ``caption``
   unit, linked both ways; ``Table.label`` is the entry key (``TABREF1``, the
   target of ``ref_spans``), ``Table.caption`` its text. Figures (and other
   types) are ``caption`` units. Each float is placed after the first body
@@ -78,7 +78,8 @@ from docparse.config import ParserConfig
 from docparse.errors import CorruptDocumentError, EmptyDocumentError, ParseError
 from docparse.formats._encoding import read_source
 from docparse.formats._floats import FloatQueue
-from docparse.formats.jats import cells_to_table, latex_to_text, span_value
+from docparse.formats._grid import cells_to_table, span_value
+from docparse.formats._math import tex_math_to_text
 from docparse.model import Annotation, Document, Reference, UnitKind
 from docparse.model import Format as _Format
 from docparse.text import clean_text
@@ -240,7 +241,7 @@ def _equation_text(span: Mapping[str, Any]) -> str:
     if surface and not _PLACEHOLDER.match(surface):
         return surface
     latex = _str(span.get("latex"))
-    return latex_to_text(latex) if latex else ""
+    return tex_math_to_text(latex) if latex else ""
 
 
 def _section_titles(para: Mapping[str, Any]) -> tuple[list[str], str | None]:
@@ -568,7 +569,9 @@ class S2orcParser:
         if not any(c[0].strip() for r in rows for c in r):
             rows, n_header = _field_rows(entry.get("table")), 0
         table = cells_to_table(rows, n_header_rows=n_header, caption=caption or None, label=rid)
-        text = "" if table.cells() else caption
+        # The unit text is the cells only (empty without cells): the caption
+        # is its own unit and would otherwise be counted twice.
+        text = ""
         raw = json.dumps(entry, ensure_ascii=False)
         ti = builder.add("table", text, raw, section, table=table, annotations=label)
         if caption:

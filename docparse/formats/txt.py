@@ -50,7 +50,9 @@ builders) are cut into units as follows:
 
 from __future__ import annotations
 
+import itertools
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +62,7 @@ from docparse.builder import UnitDraft, build_document
 from docparse.config import ParserConfig, resolve_config
 from docparse.formats._encoding import decode_text, read_source
 from docparse.model import Document, Format, Table, UnitKind
-from docparse.text import clean_text
+from docparse.text import clean_text, line_joiner
 
 __all__ = ["TxtConfig", "TxtParser", "split_blocks"]
 
@@ -83,7 +85,13 @@ class TxtConfig(ParserConfig):
 _UNDERLINE = re.compile(r"^\s*([=\-~*^#+_])\1{2,}\s*$")
 _RULE = re.compile(r"^\s*[-_=*]{3,}\s*$")
 _NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){0,6})\.?\s+(\S.*)$")
-_CHAPTER = re.compile(r"^(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b[.:]?", re.I)
+_DOTTED = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.\s|^\d{1,3}(?:\.\d{1,3})+\s")
+_CHAPTER = re.compile(
+    r"^(?:(chapter|appendix|part)\s+([0-9]+|[A-Z]|[IVXLC]+)\b[.:]?"
+    # Chinese and Japanese: 第 3 章 (chapter), 第 2 部 (part), 附录 A / 付録 A.
+    r"|(第)\s*([0-9]+)\s*[章部編篇]|(附录|付録)\s*([A-Z])\b)",
+    re.I,
+)
 _BULLET = re.compile(
     r"^(?P<ind>\s*)(?P<b>[*\-+o\u2022\u2023\u25e6\u00b7]|\d{1,3}[.)]|[a-zA-Z][.)]|\(\d{1,3}\)|\([a-z]\))\s+(?=\S)"
 )
@@ -119,7 +127,10 @@ def split_blocks(text: str) -> list[list[_Line]]:
                 cur = []
             continue
         stripped = src.lstrip()
-        cur.append(_Line(no, len(src) - len(stripped), stripped, src))
+        indent = len(src) - len(stripped)
+        if src[indent - 1 : indent] == "\u00a0":
+            indent -= 1  # a no-break space binds the text after it ("\u00a06.5\u00a0节")
+        cur.append(_Line(no, indent, stripped, src))
     if cur:
         blocks.append(cur)
     return blocks
@@ -136,8 +147,10 @@ def _base_indent(blocks: list[list[_Line]]) -> int:
 
 def _is_all_caps(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
+    digits = sum(c.isdigit() for c in text)
     return (
         len(letters) >= 3
+        and len(letters) > digits  # "2022-10-08 03:52:48 UTC" is a timestamp
         and all(c.isupper() for c in letters)
         and len(text.split()) <= 12
         and not text.endswith((",", ";"))
@@ -149,24 +162,35 @@ class _Builder:
         self.cfg = cfg
         self.blocks = split_blocks(text)
         self.base = _base_indent(self.blocks)
-        lengths = sorted(len(ln.src) for b in self.blocks for ln in b)
+        lengths = sorted(_columns(ln.src) for b in self.blocks for ln in b)
         # The wrap width of the text: long lines, not the longest outlier.
         self.width = lengths[int(0.95 * (len(lengths) - 1))] if lengths else 80
         self.drafts: list[UnitDraft] = []
         self.section: list[tuple[int, str]] = []
         self.last_numbered_depth = 0
+        # Number of the last numbered heading; a numbered line that continues
+        # it (4.1 -> 4.2, 4.2 -> 4.2.1, 4.2.1 -> 5) is a heading whatever its
+        # case, one that goes back ("1. It unpacks" after 6.8.8.1) is not.
+        self.number: tuple[int, ...] | None = None
         self.underline_levels: list[str] = []
         self.vocab: Counter[str] = Counter(_WORD.findall(text.lower()))
         # Numbered titles listed in a table of contents appear again in the
         # body; only the last occurrence of a numbered title is a heading.
         self.last_title: dict[str, int] = {}
+        # Titles listed in a table of contents (first line of a dotted
+        # number, "4.5." or "4.5"): a later body line with one of these titles
+        # is a heading whatever its case or final stop. Undotted "8 files"
+        # lines repeat in program output and are not titles.
+        self.listed: dict[str, int] = {}
         for block in self.blocks:
             for ln in block[:2]:
-                if not (ln.text[:1].isdigit() or ln.text[:1] in "CAPcap"):
+                if not (ln.text[:1].isdigit() or ln.text[:1] in "CAPcap\u7b2c\u9644\u4ed8"):
                     continue
                 key = _title_key(ln.text)
                 if key:
                     self.last_title[key] = ln.no
+                if key and _DOTTED.match(ln.text):
+                    self.listed.setdefault(key, ln.no)
 
     # -- sections -----------------------------------------------------
     def path(self) -> tuple[str, ...]:
@@ -178,6 +202,28 @@ class _Builder:
             self.section.pop()
         self.section.append((depth, title))
         self.drafts.append(UnitDraft(kind="heading", text=title, raw=raw, section=self.path()))
+
+    def accept_number(self, text: str, key: str | None, line_no: int) -> bool:
+        """Whether the numbered line ``text`` is a heading; moves the numbering on."""
+        num = _NUMBERED.match(text)
+        chapter = _CHAPTER.match(text)
+        if num is None:
+            if chapter is not None:
+                label = _chapter_label(chapter)
+                if label.isdigit():
+                    self.number = (int(label),)
+                elif (chapter.group(1) or "").lower() != "part":
+                    self.number = _AFTER_NUMBERS  # appendix: no numeric sequence after it
+            return chapter is not None
+        n = tuple(int(x) for x in num.group(1).split("."))
+        title = num.group(2)
+        listed = key is not None and self.listed.get(key, line_no) < line_no
+        # "3. /bin : ..." and "1.2. "Quoted"" are titles; "3. do this" is a list item.
+        cased = title[:1].isupper() or title[:1] in "/\"'(\u201c<"
+        if _continues(self.number, n) or listed or (cased and _forward(self.number, n)):
+            self.number = n
+            return True
+        return False
 
     def numbered_depth(self, title: str) -> int | None:
         m = _NUMBERED.match(title)
@@ -222,6 +268,8 @@ class _Builder:
                     continue
             if len(block) == 1 and self.single_line_heading(block[0]):
                 continue
+            if len(block) == 2 and self.wrapped_heading(block):
+                continue
             if len(block) == 1 and _TABLE_CAPTION.match(block[0].text):
                 pending_caption = self.add("caption", block[0].text, block[0].src)
                 continue
@@ -236,11 +284,17 @@ class _Builder:
                 start = 1  # overline
             title, under = block[start], block[start + 1]
             m = _UNDERLINE.match(under.src)
+            rest = block[start + 2 :]
             if (
                 not m
                 or _UNDERLINE.match(title.src)
                 or len(under.text) < 0.6 * len(title.text)
                 or len(title.text) > self.cfg.max_heading_chars
+                # A comment banner ("####" / "# PERL MAGIC" / "####") or a
+                # command over a row of "#" inside a listing is code.
+                or title.text.startswith(m.group(1))
+                or _PROMPT.match(title.src)
+                or (rest and self.cfg.detect_code and self.is_code(rest))
             ):
                 return block
             depth = self.numbered_depth(title.text)
@@ -261,25 +315,40 @@ class _Builder:
             block = block[start + 2 :]
         return block
 
-    def single_line_heading(self, ln: _Line) -> bool:
-        text = ln.text
-        if len(text) > self.cfg.max_heading_chars or ln.indent > self.base:
+    def wrapped_heading(self, block: list[_Line]) -> bool:
+        """A numbered title wrapped onto a second line at the same indent."""
+        first, second = block
+        if not (
+            first.indent == second.indent <= self.base
+            and self.numbered_depth(first.text) is not None
+            and not _BULLET.match(second.src)
+            and not first.text.endswith((".", ",", ";", ":"))
+        ):
             return False
-        if text.endswith((".", ",", ";")) or _PROMPT.match(ln.src):
+        joined = _Line(first.no, first.indent, self.join([first.text, second.text]), _raw(block))
+        return self.single_line_heading(joined, key_line=first.text)
+
+    def single_line_heading(self, ln: _Line, key_line: str | None = None) -> bool:
+        text = ln.text
+        limit = self.cfg.max_heading_chars * (1 if key_line is None else 2)
+        if len(text) > limit or ln.indent > self.base:
+            return False
+        key = _title_key(text if key_line is None else key_line)
+        listed = key is not None and self.listed.get(key, ln.no) < ln.no
+        if (text.endswith((".", ",", ";")) and not listed) or _PROMPT.match(ln.src):
             return False
         depth = self.numbered_depth(text)
-        key = _title_key(text)
         if depth is not None and key and self.last_title.get(key, ln.no) > ln.no:
             self.add("list_item", text, ln.src)  # a table-of-contents entry
             return True
         if depth is not None:
-            num = _NUMBERED.match(text)
-            # "3. /bin : ..." and "1.2. "Quoted"" are titles; "3. do this" is a list item.
-            if num and not (num.group(2)[:1].isupper() or num.group(2)[:1] in "/\"'(\u201c<"):
+            if not self.accept_number(text, key, ln.no):
                 return False
             self.last_numbered_depth = depth
             self.heading(text, depth, ln.src)
             return True
+        if key_line is not None:
+            return False
         if "\u00a9" in text or text.lower().startswith("copyright"):
             return False  # title-page notices are not section titles
         outdented = ln.indent < self.base and text[:1].isupper() and len(text.split()) <= 12
@@ -290,7 +359,10 @@ class _Builder:
 
     def body_block(self, block: list[_Line]) -> None:
         raw = _raw(block)
-        n_toc = sum(bool(_TOC_LINE.match(ln.src)) for ln in block)
+        if self.cfg.detect_code and _line_numbered(block):
+            self.add("code", raw, raw)
+            return
+        n_toc = _toc_lines(block)
         if (len(block) >= 3 and n_toc >= 0.6 * len(block)) or (len(block) == 2 and n_toc == 2):
             for item in _split_items(block, toc=True):
                 self.add(
@@ -328,8 +400,7 @@ class _Builder:
         indents = {ln.indent for ln in block}
         if len(indents) >= 3:
             return True
-        chars = "".join(ln.text for ln in block).replace(" ", "")
-        dense = (len(chars) - len(chars.translate(_DROP_CODE_CHARS))) / max(1, len(chars))
+        dense = _code_density("".join(ln.text for ln in block))
         # Prose keeps one indent; an indented body after ``if x:`` is code.
         if (
             len(indents) == 2
@@ -350,7 +421,7 @@ class _Builder:
         if (
             len(block) >= 2
             and dense >= 0.06
-            and len(block[0].src) < 0.8 * self.width
+            and _columns(block[0].src) < 0.8 * self.width
             and not block[0].text.endswith((".", ","))
         ):
             return True
@@ -383,7 +454,7 @@ class _Builder:
             elif tail.endswith("://"):
                 piece = part
             else:
-                piece = " " + part
+                piece = line_joiner(tail, part) + part
             if piece:
                 pieces.append(piece)
                 tail = (tail + piece)[-_JOIN_TAIL:]
@@ -392,6 +463,13 @@ class _Builder:
 
 #: Characters of the joined text kept to test for a trailing hyphenated word.
 _JOIN_TAIL = 256
+
+
+def _columns(line: str) -> int:
+    """Display width: wide (CJK) characters take two columns of the wrap width."""
+    if line.isascii():
+        return len(line)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
 
 
 def _prose_like(line: str) -> bool:
@@ -408,16 +486,73 @@ def _title_key(text: str) -> str | None:
     text = clean_text(text)
     m = _CHAPTER.match(text)
     if m:
-        text = m.group(2) + " " + text[m.end() :]
+        text = _chapter_label(m) + " " + text[m.end() :]
     m2 = _NUMBERED.match(text)
     if not m2:
         return None
     return m2.group(1) + " " + clean_text(m2.group(2)).lower()
 
 
+#: Numbering state after an appendix: every number goes back from it.
+_AFTER_NUMBERS = (10**6,)
+
+
+def _chapter_label(m: re.Match[str]) -> str:
+    """The number or letter of a ``Chapter 3`` / ``第 3 章`` / ``Appendix A`` match."""
+    return next(g for g in (m.group(2), m.group(4), m.group(6)) if g)
+
+
+def _continues(prev: tuple[int, ...] | None, n: tuple[int, ...]) -> bool:
+    """``n`` is the next number after ``prev`` (a sibling, first child or next ancestor)."""
+    if prev is None:
+        return False  # the first number starts no sequence: "1. do this" is a list item
+    if n == (*prev, 1):
+        return True
+    return any(n == (*prev[:d], prev[d] + 1) for d in range(len(prev)))
+
+
+def _forward(prev: tuple[int, ...] | None, n: tuple[int, ...]) -> bool:
+    """``n`` comes after ``prev`` in the same or the next chapter (a skipped number)."""
+    return prev is None or (n > prev and n[0] <= prev[0] + 1)
+
+
+_LINE_NO = re.compile(r"^\s*(\d{1,5})(?:\s+|$)(?=\S|$)(?!\.)")
+
+
+def _line_numbered(block: list[_Line]) -> bool:
+    """A listing with line numbers: 3+ lines numbered 1, 2, 3 ... (no dots), code inside.
+
+    A table of contents numbered ``1 Introduction`` / ``2 Method`` has the
+    same shape; its entries hold no code symbols.
+    """
+    if len(block) < 3:
+        return False
+    numbers = []
+    rest = []
+    for ln in block:
+        m = _LINE_NO.match(ln.src)
+        if not m:
+            return False
+        numbers.append(int(m.group(1)))
+        rest.append(ln.src[m.end() :])
+    if any(b != a + 1 for a, b in itertools.pairwise(numbers)):
+        return False
+    return _code_density("".join(rest)) >= 0.03
+
+
+def _code_density(text: str) -> float:
+    """Share of the non-space characters that are code symbols."""
+    chars = text.replace(" ", "")
+    return (len(chars) - len(chars.translate(_DROP_CODE_CHARS))) / max(1, len(chars))
+
+
+def _toc_lines(block: list[_Line]) -> int:
+    return sum(bool(_TOC_LINE.match(ln.src)) for ln in block)
+
+
 def _join_rest(item: list[_Line], b: _Builder) -> str:
     rest = [ln.text for ln in item[1:]]
-    return (" " + b.join(rest)) if rest else ""
+    return (line_joiner(item[0].text, rest[0]) + b.join(rest)) if rest else ""
 
 
 def _strip_bullet(text: str) -> str:

@@ -1,1 +1,1 @@
-"""Hostile and broken input (issue 7): a generated bad-input corpus and the tests over it."""
+"""Hostile and broken input: a generated bad-input corpus and the tests over it."""

@@ -2,7 +2,7 @@
 
 * pdfminer (pdfplumber, unstructured's ``fast``) followed an indirect object
   that is a reference to itself, or a chain that comes back to itself, for
-  ever; :func:`docparse.backends.pdfplumber.guard_reference_cycles` reads it
+  ever; :func:`docparse.backends.pdfminer_guard.guard_reference_cycles` reads it
   as null.
 * The ``timeout`` option raises :class:`~docparse.ParseTimeoutError` from a
   SIGALRM handler inside library code; pdfplumber wrapped it in its own
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 import docparse
-from docparse.backends.base import TimeLimitKept
+from docparse.backends.timelimit import TimeLimitKept
 from docparse.errors import CorruptDocumentError, ParseTimeoutError
 
 from .corpus import _assemble_pdf, reference_cycle_pdf, two_lines_pdf
@@ -48,7 +48,7 @@ def _pdfminer_document(data: bytes) -> object:
     from pdfminer.pdfdocument import PDFDocument
     from pdfminer.pdfparser import PDFParser
 
-    from docparse.backends.pdfplumber import guard_reference_cycles
+    from docparse.backends.pdfminer_guard import guard_reference_cycles
 
     guard_reference_cycles()
     return PDFDocument(PDFParser(io.BytesIO(data)))
@@ -59,7 +59,7 @@ def test_pdfminer_reads_a_reference_cycle_as_null(caplog: pytest.LogCaptureFixtu
     from pdfminer.pdftypes import PDFObjRef, resolve1
 
     doc = _pdfminer_document(reference_cycle_pdf())
-    with caplog.at_level(logging.WARNING, logger="docparse.backends.pdfplumber"):
+    with caplog.at_level(logging.WARNING, logger="docparse.backends.pdfminer_guard"):
         assert resolve1(PDFObjRef(doc, 6)) is None  # 6 -> 7 -> 6
         assert resolve1(PDFObjRef(doc, 7)) is None
         assert resolve1(PDFObjRef(doc, 8)) is None  # 8 -> 8

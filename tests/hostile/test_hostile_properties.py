@@ -1,4 +1,4 @@
-"""Properties of the text-level code on hostile text (issue 7).
+"""Properties of the text-level code on hostile text.
 
 Complements the property tests next to each module (``tests/test_normalize.py``,
 ``test_tex.py``, ``test_htm.py``, ``test_chunking.py``) with generators built

@@ -1,0 +1,240 @@
+"""The page records every PDF backend produces, and the options they share.
+
+Every backend turns its library's native output, one page at a time, into the
+lightweight, library-independent :class:`PageContent` records defined here
+(blocks of lines of styled spans, table regions, image boxes; all geometry in
+PDF points with a top-left origin). :func:`docparse.backends.layout.assemble_pages`
+turns a stream of them into :class:`~docparse.builder.UnitDraft` objects, so
+backends differ only in how they *see* a page, never in how units are made.
+
+A backend built on an element stream (such as ``unstructured``) fills
+:attr:`Block.role` from the element category (see :data:`ELEMENT_ROLES`); the
+assembly then trusts the role instead of guessing from fonts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from docparse.config import ParserConfig
+from docparse.errors import ConfigError
+from docparse.model import BBox
+
+if TYPE_CHECKING:
+    from docparse.builder import UnitDraft
+
+
+@dataclass(frozen=True, slots=True)
+class PdfConfig(ParserConfig):
+    """Options every PDF backend accepts.
+
+    ``tables``: detect tables and emit them as table units (their text is
+    then not repeated as paragraphs). ``pages``: 1-based inclusive page
+    range ``(first, last)``; a list of two ints is accepted from a dict;
+    ``None`` for all pages. ``password``: for encrypted PDFs.
+    ``remove_headers``: move running headers/footers and page numbers out of
+    the text into ``furniture`` units. ``dehyphenate``: join words broken by
+    an end-of-line hyphen when the joined word is a word.
+    """
+
+    tables: bool = True
+    pages: tuple[int, int] | None = None
+    password: str | None = None
+    remove_headers: bool = True
+    dehyphenate: bool = True
+
+    def __post_init__(self) -> None:
+        if self.pages is not None:
+            if isinstance(self.pages, list):  # constructed directly with a list
+                object.__setattr__(self, "pages", tuple(self.pages))
+            first, last = self.pages
+            if first < 1 or last < first:
+                raise ConfigError(
+                    None, f"pages={self.pages!r} must be (first, last) with 1 <= first <= last"
+                )
+
+
+# --------------------------------------------------------------------------- page model
+
+#: What a block is, when the backend knows (element streams) or the assembly
+#: decided. ``None`` means "text, to be classified by layout".
+BlockRole = Literal[
+    "title",
+    "heading",
+    "paragraph",
+    "list_item",
+    "caption",
+    "table",
+    "figure",
+    "footnote",
+    "equation",
+    "header",
+    "footer",
+    "page_number",
+]
+
+#: unstructured element categories -> block roles (``None``: let layout decide).
+ELEMENT_ROLES: dict[str, BlockRole | None] = {
+    "Title": "heading",
+    "NarrativeText": "paragraph",
+    "ListItem": "list_item",
+    "Table": "table",
+    "FigureCaption": "caption",
+    "Image": "figure",
+    "Figure": "figure",
+    "Formula": "equation",
+    "Footnote": "footnote",
+    "Header": "header",
+    "Footer": "footer",
+    "PageNumber": "page_number",
+    "Text": None,
+    "UncategorizedText": None,
+    "Address": None,
+    "EmailAddress": None,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TextSpan:
+    """A run of text in one font. ``size`` 0 means unknown (element streams)."""
+
+    text: str
+    bbox: BBox
+    size: float = 0.0
+    bold: bool = False
+    font: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One visual line: spans left to right."""
+
+    spans: tuple[TextSpan, ...]
+    bbox: BBox
+
+    @property
+    def text(self) -> str:
+        """Span texts joined; a space is inserted where spans leave a gap."""
+        out: list[str] = []
+        prev: TextSpan | None = None
+        for s in self.spans:
+            if prev is not None and out:
+                gap = s.bbox.x0 - prev.bbox.x1
+                if (
+                    gap > 0.15 * max(s.size, prev.size, 1.0)
+                    and not out[-1].endswith(" ")
+                    and not s.text.startswith(" ")
+                ):
+                    out.append(" ")
+            out.append(s.text)
+            prev = s
+        return "".join(out)
+
+    @property
+    def size(self) -> float:
+        """Font size of most characters in the line."""
+        by: dict[float, int] = {}
+        for s in self.spans:
+            k = round(s.size, 1)
+            by[k] = by.get(k, 0) + len(s.text.strip())
+        return max(by, key=lambda k: by[k]) if by else 0.0
+
+    @property
+    def bold(self) -> bool:
+        """True when every non-blank span is bold."""
+        spans = [s for s in self.spans if s.text.strip()]
+        return bool(spans) and all(s.bold for s in spans)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A group of lines the backend saw as one block (or one element).
+
+    ``role`` is set by element-stream backends (see :data:`ELEMENT_ROLES`);
+    ``None`` lets the layout assembly classify the block.
+    """
+
+    lines: tuple[Line, ...]
+    bbox: BBox
+    role: BlockRole | None = None
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRegion:
+    """A table the backend detected: its box and its cells as strings.
+
+    ``rows`` is a rectangular grid (missing cells ``""``); ``spans`` lists
+    merged cells as ``(row, col, row_span, col_span)``.
+    """
+
+    bbox: BBox
+    rows: tuple[tuple[str, ...], ...]
+    n_header_rows: int = 0
+    spans: tuple[tuple[int, int, int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PageContent:
+    """Everything the assembly needs to know about one page.
+
+    ``number`` is 1-based. ``width``/``height`` and all boxes are top-left
+    origin points in the space the assembly should read the page in.
+    ``rotation`` (0, 90, 180, 270) is what the assembly still has to apply to
+    turn those boxes into the displayed page's (see :func:`display_bbox`).
+    Both built-in backends report the displayed page already (a landscape
+    page set sideways with ``/Rotate 90`` then reads left to right) and pass
+    ``rotation=0``; a backend that only has unrotated coordinates passes the
+    page's ``/Rotate``. ``images`` are boxes of raster images.
+    """
+
+    number: int
+    width: float
+    height: float
+    rotation: int = 0
+    blocks: tuple[Block, ...] = ()
+    tables: tuple[TableRegion, ...] = ()
+    images: tuple[BBox, ...] = ()
+
+    @property
+    def has_text(self) -> bool:
+        return any(b.text.strip() for b in self.blocks) or any(
+            c.strip() for t in self.tables for r in t.rows for c in r
+        )
+
+
+def display_bbox(b: BBox, rotation: int, width: float, height: float) -> BBox:
+    """``b`` (unrotated page space, page ``width`` x ``height``) as seen on the
+    page displayed with ``rotation`` degrees clockwise, top-left origin."""
+    r = rotation % 360
+    if r == 90:
+        return BBox(height - b.y1, b.x0, height - b.y0, b.x1)
+    if r == 180:
+        return BBox(width - b.x1, height - b.y1, width - b.x0, height - b.y0)
+    if r == 270:
+        return BBox(b.y0, width - b.x1, b.y1, width - b.x0)
+    return b
+
+
+@dataclass(slots=True)
+class Assembly:
+    """What :func:`assemble` returns: drafts (furniture included) and facts."""
+
+    drafts: list[UnitDraft]
+    title: str | None = None
+    n_pages: int = 0
+    pages_without_text: list[int] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- tables
+
+#: Table strategies every backend understands. ``auto``: ruled tables first;
+#: on pages where that finds no table of at least 4 rows and that look
+#: numeric, ruled columns with text-aligned rows, then text alignment alone,
+#: keeping the first result that looks like a table (see :func:`plausible_table`).
+TableStrategy = Literal["auto", "lines", "text", "lines_then_text"]

@@ -1,0 +1,185 @@
+"""Text helpers of the layout assembly: ligatures, the document's own vocabulary,
+de-hyphenation, joining a paragraph's lines, and table rows continued on the next line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from docparse.backends.tables import is_data_row
+from docparse.text import line_joiner
+
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+
+
+_LIG_TABLE = str.maketrans(_LIGATURES)
+
+
+_HYPHENS = "-\u2010\u2011\u00ad"
+
+
+_WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+_ROMAN = re.compile(r"\b[ivxlcdm]{1,7}\b", re.IGNORECASE)
+
+
+def expand_ligatures(text: str) -> str:
+    """Replace typographic ligature characters (U+FB00-FB06) by their letters."""
+    return text.translate(_LIG_TABLE)
+
+
+def vocabulary(lines: Iterable[str]) -> set[str]:
+    """Lower-cased words of ``lines``, leaving out line-final hyphenated fragments."""
+    vocab: set[str] = set()
+    for line in lines:
+        toks = line.split()
+        for i, tok in enumerate(toks):
+            if i == len(toks) - 1 and tok[-1:] in _HYPHENS:
+                tok = tok.rstrip(_HYPHENS)
+                # The fragment before a line-end hyphen is not evidence of a word,
+                # but the complete parts before it are ("state-of-the-").
+                parts = tok.split("-")[:-1]
+                vocab.update(p.lower() for p in parts if p.isalpha())
+                continue
+            for w in _WORD_RE.findall(tok):
+                vocab.add(w.lower())
+            if "-" in tok:
+                vocab.add(tok.strip(".,;:()[]\"'").lower())
+    return vocab
+
+
+def _join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
+    """Join ``left`` (ending with a hyphen) and ``right`` across a line break."""
+    stem = left.rstrip(_HYPHENS)
+    lw = _WORD_RE.findall(stem)
+    rw = _WORD_RE.findall(right)
+    if not lw or not rw or not stem[-1:].isalpha() or not right[:1].isalpha():
+        # "1990-" / "-1995", "(a)-" etc.: keep the hyphen, no space.
+        return stem + "-" + right
+    last = lw[-1]
+    first = rw[0]
+    joined = (last + first).lower()
+    if joined in vocab:
+        return stem + right
+    if f"{last}-{first}".lower() in vocab:
+        return stem + "-" + right
+    if last.lower() in vocab and first.lower() in vocab:
+        return stem + "-" + right
+    return stem + right
+
+
+def join_lines(lines: Sequence[str], vocab: set[str], *, dehyphenate: bool = True) -> str:
+    """Join the lines of one paragraph into one string.
+
+    Lines are joined with a space (none between two CJK characters, see
+    :func:`docparse.text.line_joiner`), except that a word broken by an
+    end-of-line hyphen is rejoined when ``dehyphenate`` is on: without the
+    hyphen when the joined word occurs in ``vocab`` or its parts are not both
+    words, with the hyphen otherwise (``state-of-the-art``).
+
+    >>> join_lines(["high fi-", "delity"], {"fidelity"})
+    'high fidelity'
+    >>> join_lines(["state-of-the-", "art model"], {"state", "of", "the", "art"})
+    'state-of-the-art model'
+    >>> join_lines(["現在プロ", "グラム"], set())
+    '現在プログラム'
+    """
+    out = ""
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        if not out:
+            out = line
+            continue
+        if dehyphenate and out[-1] in _HYPHENS and len(out) > 1 and out[-2].isalpha():
+            head, _, left = out.rpartition(" ")
+            first, _, rest = line.partition(" ")
+            merged = _join_hyphenated(left, first, vocab)
+            out = (head + " " if head else "") + merged + (" " + rest if rest else "")
+        else:
+            out = out + line_joiner(out, line) + line
+    return out
+
+
+def _norm_key(text: str) -> str:
+    """Key of a margin line for repetition counting: digits/roman numerals normalised."""
+    t = _DIGITS.sub("#", text.lower())
+    t = _ROMAN.sub("#", t) if len(t) < 12 else t
+    return re.sub(r"\s+", "", t)
+
+
+#: Words a header cell cannot end with: the cell goes on in the line below.
+_OPEN_END = re.compile(r"(?:[-,]|\b(?:of|and|or|per|the|in|for|to|by|at|on|with))$", re.IGNORECASE)
+
+
+def _continues(above: str, text: str, *, lower_case: bool) -> bool:
+    """``text`` (one line down in the same column) reads as the rest of ``above``."""
+    return bool(
+        (lower_case and text[:1].islower()) or text.startswith("(") or _OPEN_END.search(above)
+    )
+
+
+def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """Fold a cell's wrapped second line, detected as its own row, back into the cell.
+
+    Table finders split a cell printed on two lines into two rows when the
+    PDF draws a box per text line or when rows are found from text lines.
+    Two cases are folded back; empty rows are dropped.
+
+    * A row holding exactly one non-empty cell, below a row holding that cell
+      and at least one other, whose text reads as a continuation (starts in
+      lower case or with "(", or the cell above ends with a hyphen, comma or
+      a word such as "of"/"and").
+    * In the header (no row of mostly numbers above), a row of several cells
+      whose every cell under a non-empty cell continues it by the stricter
+      test (the cell above ends with a hyphen, comma or such a word, or the
+      text starts with "("; lower case alone is common in headers): the two
+      lines are one header row ("Margin of" / "error (±)"), and the cells of
+      the lower line under empty cells move up with it.
+    """
+    out: list[list[str]] = []
+    in_header = True
+    for row in rows:
+        filled = [i for i, c in enumerate(row) if c.strip()]
+        if not filled:
+            continue  # spacer rows between ruled lines carry nothing
+        if out and len(filled) == 1:
+            col = filled[0]
+            prev = out[-1]
+            text = row[col].strip()
+            above = prev[col].strip() if col < len(prev) else ""
+            others = sum(1 for i, c in enumerate(prev) if i != col and c.strip())
+            if above and others and _continues(above, text, lower_case=True):
+                joiner = "" if above.endswith("-") and text[:1].islower() else " "
+                prev[col] = above + joiner + text
+                continue
+        data = is_data_row(row)
+        if out and in_header and not data and len(filled) > 1:
+            prev = out[-1]
+            shared = [i for i in filled if i < len(prev) and prev[i].strip()]
+            if shared and all(
+                _continues(prev[i].strip(), row[i].strip(), lower_case=False) for i in shared
+            ):
+                prev.extend([""] * (len(row) - len(prev)))
+                for i in filled:
+                    above = prev[i].strip()
+                    joiner = "" if above.endswith("-") else " "
+                    prev[i] = above + joiner + row[i].strip() if above else row[i].strip()
+                continue
+        in_header = in_header and not data
+        out.append(list(row))
+    return tuple(tuple(r) for r in out)

@@ -1,0 +1,99 @@
+"""The pypdfium2 and pymupdf4llm backends on the fixture paper and on bad input."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from doc_invariants import check_invariants
+
+import docparse
+from docparse.errors import CorruptDocumentError, MissingDependencyError
+from docparse.registry import PDF_BACKENDS, get_parser
+
+
+@pytest.fixture(scope="module")
+def pmlr(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "pdf/jmlr-pmlr-sample/pmlr-sample.pdf"
+
+
+def _needs(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed")
+
+
+def test_both_registered_for_all() -> None:
+    assert {"pymupdf4llm", "pypdfium2"} <= set(PDF_BACKENDS)
+
+
+def test_pypdfium2_pmlr(pmlr: Path) -> None:
+    _needs("pypdfium2")
+    doc = docparse.parse(pmlr, backend="pypdfium2")
+    check_invariants(doc, pdf=pmlr)
+    assert doc.backend == "pypdfium2" and doc.n_pages == 11
+    headings = [u.text for u in doc.units if u.kind == "heading"]
+    assert "1. Introduction" in headings
+    intro = next(u for u in doc.units if u.text.startswith("This is a sample article"))
+    assert intro.section == ("1. Introduction",) and intro.page == 1
+    assert intro.bbox is not None and 80 < intro.bbox.x0 < 100
+    # The kerned letters of the LaTeX logo are read once each.
+    assert any("PDFLATEX" in u.text for u in doc.units)
+    tables = [u for u in doc.units if u.kind == "table"]
+    assert any(u.table and ("Data1", "0.12345") in u.table.rows for u in tables)
+    captioned = [u for u in tables if u.table and u.table.caption]
+    assert captioned and all(u.related for u in captioned)
+
+
+def test_pypdfium2_tables_off_and_pages(pmlr: Path) -> None:
+    _needs("pypdfium2")
+    doc = docparse.parse(pmlr, backend="pypdfium2", config={"tables": False, "pages": (4, 5)})
+    assert not [u for u in doc.units if u.kind == "table"]
+    assert {u.page for u in doc.units} <= {4, 5}
+    assert any("Data1" in u.text for u in doc.units)
+
+
+def test_pymupdf4llm_pmlr_pages(pmlr: Path) -> None:
+    _needs("pymupdf4llm")
+    doc = docparse.parse(pmlr, backend="pymupdf4llm", config={"pages": (4, 5)})
+    check_invariants(doc, pdf=pmlr)
+    assert doc.backend == "pymupdf4llm" and {u.page for u in doc.units} <= {4, 5}
+    tables = [u for u in doc.units if u.kind == "table"]
+    assert tables and all(u.bbox is not None for u in tables)
+    assert any(u.table and ("Data1", "0.12345") in u.table.rows for u in tables)
+    assert any(u.table and u.table.caption and u.related for u in tables)
+    assert any(u.kind == "heading" and u.text.endswith("Tables") for u in doc.units)
+    paragraphs = [u for u in doc.units if u.kind == "paragraph"]
+    assert paragraphs and paragraphs[-1].section
+
+
+@pytest.mark.parametrize("backend", ["pypdfium2", "pymupdf4llm"])
+def test_not_a_pdf(tmp_path: Path, backend: str) -> None:
+    _needs(backend)
+    bad = tmp_path / "x.pdf"
+    bad.write_bytes(b"%PDF-1.4\nnot really\n")
+    with pytest.raises(CorruptDocumentError):
+        docparse.parse(bad, backend=backend)
+
+
+@pytest.mark.parametrize(
+    ("backend", "module"),
+    [("pypdfium2", "pypdfium2"), ("pymupdf4llm", "pymupdf4llm")],
+)
+def test_missing_package_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, backend: str, module: str
+) -> None:
+    import sys
+
+    from docparse import registry
+
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    monkeypatch.setattr(registry, "_cache", {})
+    if backend == "pymupdf4llm":
+        from docparse.backends import pymupdf4llm
+
+        pymupdf4llm.load_pymupdf4llm.cache_clear()
+    with pytest.raises(MissingDependencyError, match=rf"pip install 'docparse\[{backend}\]'"):
+        get_parser(backend)
+    if backend == "pymupdf4llm":
+        pymupdf4llm.load_pymupdf4llm.cache_clear()
