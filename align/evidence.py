@@ -10,12 +10,12 @@ page the dataset gives.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from align.locate import Locator, Match
+from align.locate import PLACEHOLDER, Locator, Match, settle
 from align.readers.base import Evidence, QARecord
 from docparse.errors import DocparseError
 from docparse.model import FORMATS, Document
@@ -26,6 +26,7 @@ __all__ = [
     "evidence_report",
     "evidence_summary",
     "find_document",
+    "parser_for",
 ]
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,8 @@ class QuestionReport:
 
     @property
     def status(self) -> str:
-        """``found`` (all evidence found), ``split`` (found, some split), ``partial``,
+        """``found`` (all evidence found), ``split`` (found, some split),
+        ``ambiguous`` (all found or ambiguous, some ambiguous), ``partial``,
         ``missing`` (none found), ``no-document`` or ``no-evidence``."""
         if self.error is not None:
             return "no-document"
@@ -77,6 +79,8 @@ class QuestionReport:
         statuses = [r.match.status for r in self.results]
         if all(r.match.found for r in self.results):
             return "split" if "split" in statuses else "found"
+        if all(r.match.found or r.match.status == "ambiguous" for r in self.results):
+            return "ambiguous"
         if all(s == "missing" for s in statuses):
             return "missing"
         return "partial"
@@ -126,12 +130,18 @@ def find_document(docs_dir: str | Path, name: str, backend: str | None = None) -
     return None
 
 
-def _default_parser(backend: str | None) -> Callable[[Path], Document]:
+def parser_for(
+    backend: str | None, config: Mapping[str, Any] | None = None
+) -> Callable[[Path], Document]:
+    """``path -> Document`` for ``backend``: a PDF backend, or a twin format name (``tex``).
+
+    ``config`` holds the parser's options (``pages``, ``tables``, ...).
+    """
     from docparse.api import parse
 
     if backend in FORMATS and backend != "pdf":
-        return lambda p: parse(p, format=backend)  # type: ignore[arg-type]
-    return lambda p: parse(p, backend=backend)
+        return lambda p: parse(p, format=backend, config=config)  # type: ignore[arg-type]
+    return lambda p: parse(p, backend=backend, config=config)
 
 
 def evidence_report(
@@ -155,7 +165,7 @@ def evidence_report(
     (``page_hint=False`` ignores it).
     """
     records = list(records)
-    parse_fn = parser or _default_parser(backend)
+    parse_fn = parser or parser_for(backend)
     by_doc: dict[str, list[int]] = {}
     for i, r in enumerate(records):
         by_doc.setdefault(r.doc, []).append(i)
@@ -189,18 +199,26 @@ def evidence_report(
             if locator is None:
                 out[i] = QuestionReport(rec, str(path) if path else None, (), error)
                 continue
-            results = []
-            for ev in rec.evidence:
-                m = locator.locate(
-                    ev.text,
+            matches = [
+                locator.locate(
+                    # Placeholders the reader removed are wildcards to the locator.
+                    ev.raw if ev.raw and PLACEHOLDER.search(ev.raw) else ev.text,
                     markup=ev.markup,
                     min_coverage=min_coverage,
                     kind=ev.kind if ev.kind == "table" else None,
                     page=ev.page if page_hint else None,
                     markup_source=tex_source if ev.markup == "latex" else None,
                 )
-                page_ok = None if ev.page is None or not m.found else m.page == ev.page
-                results.append(EvidenceResult(ev, m, page_ok))
+                for ev in rec.evidence
+            ]
+            # An ambiguous item whose neighbours (the question's other evidence)
+            # were found unambiguously is the occurrence on their pages.
+            near = {p for m in matches if m.found for p in m.pages}
+            matches = [settle(m, pages=tuple(near)) for m in matches]
+            results = [
+                EvidenceResult(ev, m, None if ev.page is None or not m.found else m.page == ev.page)
+                for ev, m in zip(rec.evidence, matches, strict=True)
+            ]
             out[i] = QuestionReport(rec, str(path), tuple(results))
     return [r for r in out if r is not None]
 
@@ -212,8 +230,8 @@ def evidence_summary(reports: Sequence[QuestionReport]) -> dict[str, Any]:
         row = per_doc.setdefault(
             rep.record.doc,
             dict.fromkeys(
-                ("questions", "evidence", "exact", "fuzzy", "split", "partial", "missing",
-                 "with_page", "page_ok", "no_document"),
+                ("questions", "evidence", "exact", "fuzzy", "split", "ambiguous", "partial",
+                 "missing", "with_page", "page_ok", "no_document"),
                 0,
             ),
         )  # fmt: skip
@@ -235,5 +253,7 @@ def evidence_summary(reports: Sequence[QuestionReport]) -> dict[str, Any]:
         "documents": per_doc,
         "total": total,
         "found_rate": found / total["evidence"] if total.get("evidence") else 0.0,
+        # Counted apart: occurs several times and nothing said which is meant.
+        "ambiguous_rate": total["ambiguous"] / total["evidence"] if total.get("evidence") else 0.0,
         "page_rate": total["page_ok"] / total["with_page"] if total.get("with_page") else None,
     }

@@ -30,154 +30,46 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
+from align.locate_tables import TableLocating
+from align.match import (
+    _ELISION,
+    _FINQA_ROW,
+    _FLOAT_SELECTED,
+    _MAX_DF,
+    _MAX_GRAMS,
+    _MIN_BLOCK,
+    MISSING,
+    PLACEHOLDER,
+    ChunkLike,
+    EvidenceKind,
+    Match,
+    MatchStatus,
+    _Found,
+    _Hit,
+    _Item,
+    _norm,
+    settle,
+)
 from align.math import GlyphHit, GlyphIndex, has_math, math_share
-from align.normalize import Markup, NormalizedText, markup_to_text, normalize
+from align.normalize import Markup, NormalizedText, markup_to_text
 from docparse.model import Document, SourceUnit
 
 __all__ = [
+    "PLACEHOLDER",
     "ChunkLike",
     "EvidenceKind",
     "Locator",
     "Match",
     "MatchStatus",
     "locate",
+    "settle",
 ]
-
-MatchStatus = Literal["exact", "fuzzy", "split", "partial", "missing"]
-EvidenceKind = Literal["text", "table", "figure"]
-
-
-@runtime_checkable
-class ChunkLike(Protocol):
-    """What :func:`locate` needs of a chunk: an id and its text.
-
-    ``pages`` (1-based page numbers) is read when present, so matches in
-    :class:`docparse.chunking.Chunk` lists carry pages; the match's
-    ``unit_ids`` are then chunk ids (a chunk's own ``unit_ids`` say which
-    units it covers).
-    """
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def text(self) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    """Where one evidence string was found.
-
-    ``unit_ids`` are unit ids (or chunk ids) in document order; ``spans``
-    is parallel to them: the character span ``(start, end)`` of the match
-    in that unit's ``text``. ``coverage`` is the share of the normalised
-    evidence characters found, ``score`` the similarity (0-1) of the
-    evidence and the matched text. ``pages`` are the pages of the matched
-    units; ``page`` the one holding most of the matched text.
-
-    Example record: ``{"status": "split", "unit_ids": ["d:00012:ab", "d:00013:cd"],
-    "spans": [[310, 402], [0, 57]], "coverage": 0.97, "score": 0.95,
-    "pages": [3], "page": 3}``
-    """
-
-    status: MatchStatus
-    unit_ids: tuple[str, ...] = ()
-    spans: tuple[tuple[int, int], ...] = ()
-    coverage: float = 0.0
-    score: float = 0.0
-    pages: tuple[int, ...] = ()
-    page: int | None = None
-
-    @property
-    def found(self) -> bool:
-        """True for ``exact``, ``fuzzy`` and ``split`` (coverage reached the threshold)."""
-        return self.status in ("exact", "fuzzy", "split")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "unit_ids": list(self.unit_ids),
-            "spans": [list(s) for s in self.spans],
-            "coverage": round(self.coverage, 4),
-            "score": round(self.score, 4),
-            "pages": list(self.pages),
-            "page": self.page,
-        }
-
-
-MISSING = Match("missing")
-
-
-@dataclass(frozen=True, slots=True)
-class _Item:
-    id: str
-    text: str
-    kind: str
-    pages: tuple[int, ...]
-    related: tuple[str, ...] = ()
-    caption: str = ""
-
-
-@dataclass(slots=True)
-class _Hit:
-    """One aligned block: evidence[ev_start:ev_end] ~ concat[start:end]."""
-
-    ev_start: int
-    ev_end: int
-    start: int
-    end: int
-
-
-@dataclass(slots=True)
-class _Found:
-    blocks: list[_Hit] = field(default_factory=list)
-    exact: bool = False
-
-    def matched(self) -> int:
-        """Evidence characters covered (overlapping blocks counted once)."""
-        total = 0
-        reach = 0
-        for b in sorted(self.blocks, key=lambda b: b.ev_start):
-            lo = max(b.ev_start, reach)
-            if b.ev_end > lo:
-                total += b.ev_end - lo
-            reach = max(reach, b.ev_end)
-        return total
-
-
-# Words that say nothing about where a FinQA-style row sits.
-_ROW_STOP = frozenset(
-    ("the", "of", "is", "in", "and", "a", "an", "to", "for", "on", "at", "by", "as", "from")
-)
-_FLOAT_SELECTED = re.compile(r"^\s*FLOAT SELECTED:\s*", re.IGNORECASE)
-_TABLE_LABEL = re.compile(
-    r"^\s*(table|tab\.?|figure|fig\.?)\s*([0-9ivxlc]+[a-z]?)\b", re.IGNORECASE
-)
-_FINQA_ROW = re.compile(r"\bis\s+[-$(]?\s*[-$]?\s*[\d.,]+\s*%?\s*\)?\s*;")
-_ELISION = re.compile(
-    r"\s*[\[(](?:\.\s?){3}[\])]\s*|\s*[\[(]\u2026[\])]\s*|\s+(?:\.\.\.|\u2026)\s+"
-)
-
-# S2ORC/QASPER placeholders for what the PDF prints as a citation, a reference,
-# a formula: "proposed in BIBREF21, BIBREF22" is "[21, 22]" or "(Smith, 2019)".
-_PLACEHOLDER = re.compile(
-    r"\b(?:BIBREF|TABREF|FIGREF|EQREF|SECREF|INLINEFORM|DISPLAYFORM|FOOTREF)\d*\b"
-)
-
-_MIN_BLOCK = 4  # shorter equal blocks of an LCS are mostly chance matches
-_MAX_DF = 64  # grams seen more often than this do not point anywhere
-_MAX_GRAMS = 48
-
-
-def _norm(text: str) -> NormalizedText:
-    return normalize(text, fold_case=True, fold_punct=True, math=True)
 
 
 def _items_of(target: Document | Sequence[Any]) -> list[_Item]:
@@ -207,7 +99,7 @@ def _unit_item(u: SourceUnit) -> _Item:
     return _Item(u.id, u.text, u.kind, u.pages, u.related, caption)
 
 
-class Locator:
+class Locator(TableLocating):
     """Evidence search over one target, indexed once.
 
     ``target`` is a :class:`~docparse.model.Document` (its content units;
@@ -261,6 +153,7 @@ class Locator:
         kind: EvidenceKind | None = None,
         page: int | None = None,
         markup_source: str | Path | None = None,
+        context: str | None = None,
     ) -> Match:
         """Find ``evidence`` in the target.
 
@@ -269,8 +162,26 @@ class Locator:
         macros are then expanded). ``kind="table"`` (or evidence that looks like a table
         reference: ``FLOAT SELECTED: Table ...``, a FinQA row) also tries
         table and caption units. ``page`` (1-based) only breaks ties between
-        equally good candidates.
+        equally good candidates. Evidence that occurs word for word in several
+        units is ``ambiguous`` unless ``page`` or ``context`` (text around
+        the evidence, as the dataset gives it) singles one occurrence out.
         """
+        m = self._locate(evidence, markup, min_coverage, kind, page, markup_source)
+        if m.status == "ambiguous" and context:
+            around = self._locate(context, markup, min_coverage, None, page, markup_source)
+            if around.found:
+                m = settle(m, unit_ids=around.unit_ids)
+        return m
+
+    def _locate(
+        self,
+        evidence: str,
+        markup: Markup | None,
+        min_coverage: float,
+        kind: EvidenceKind | None,
+        page: int | None,
+        markup_source: str | Path | None,
+    ) -> Match:
         text = markup_to_text(evidence, markup, source=markup_source)
         caption = _FLOAT_SELECTED.match(text)
         if caption:
@@ -336,9 +247,9 @@ class Locator:
         # for citations and formulas: the parts between them are found on their
         # own, and what the parse prints in their place is not compared.
         pieces = _ELISION.split(text)
-        wildcards = _PLACEHOLDER.search(text) is not None
+        wildcards = PLACEHOLDER.search(text) is not None
         if wildcards:
-            pieces = [q for p in pieces for q in _PLACEHOLDER.split(p)]
+            pieces = [q for p in pieces for q in PLACEHOLDER.split(p)]
         parts = [p for p in (_norm(t).text for t in pieces) if p]
         if wildcards and len(parts) > 1:
             # A lone word between two placeholders ("BIBREF1 and BIBREF2") belongs
@@ -359,6 +270,8 @@ class Locator:
             found.blocks.extend(got.blocks)
             found.exact = found.exact and got.exact
             offset += len(part) + 1
+            if len(parts) == 1 and got.others:
+                return self._ambiguous(got, ev)
         if found.matched() < max(min_coverage, 0.97) * len(ev) and len(ev) >= 150:
             self._mosaic(ev, found, page)
         return self._to_match(found, ev, min_coverage)
@@ -394,10 +307,53 @@ class Locator:
                 positions.append(i)
                 i = self.concat.find(ev, i + 1)
             positions = self._whole_words(positions, len(ev)) or positions
+            if ev[:1].isdigit() or ev[-1:].isdigit():
+                positions = [p for p in positions if self._whole_number(p, len(ev))]
         if not positions:
             return None
         pos = self._prefer(positions, len(ev), page)
-        return _Found([_Hit(0, len(ev), pos, pos + len(ev))], exact=True)
+        return _Found(
+            [_Hit(0, len(ev), pos, pos + len(ev))],
+            exact=True,
+            others=self._rivals(positions, pos, len(ev), page),
+        )
+
+    def _rivals(self, positions: list[int], pos: int, n: int, page: int | None) -> list[int]:
+        """Occurrences in items other than ``pos``'s that ``page`` does not rule out.
+
+        One occurrence per item; when ``page`` holds exactly one of the items,
+        it is the one meant and there are no rivals.
+        """
+        by_item: dict[int, int] = {}
+        for p in sorted(positions):
+            if self._item_at(p) == self._item_at(p + n - 1):
+                by_item.setdefault(self._item_at(p), p)
+        if len(by_item) <= 1:
+            return []
+        if page is not None:
+            on_page = [i for i in by_item if page in self.items[i].pages]
+            if len(on_page) == 1:
+                return []
+        chosen = self._item_at(pos)
+        return [p for i, p in by_item.items() if i != chosen]
+
+    def _ambiguous(self, found: _Found, ev: str) -> Match:
+        cands = []
+        for p in sorted([found.blocks[0].start, *found.others]):
+            i = self._item_at(p)
+            lo = p - self._item_starts[i]
+            span = self._norms[i].original_span(lo, lo + len(ev))
+            cands.append((self.items[i].id, span, self.items[i].pages))
+        return Match(
+            "ambiguous",
+            tuple(c[0] for c in cands),
+            tuple(c[1] for c in cands),
+            1.0,
+            1.0,
+            tuple(sorted({p for c in cands for p in c[2]})),
+            None,
+            tuple(cands),
+        )
 
     def _whole_words(self, positions: list[int], n: int) -> list[int]:
         c = self.concat
@@ -406,6 +362,18 @@ class Locator:
             for p in positions
             if (p == 0 or c[p - 1] == " ") and (p + n == len(c) or c[p + n] == " ")
         ]
+
+    def _whole_number(self, pos: int, n: int) -> bool:
+        """Whether a number found at ``pos`` is not part of a longer one (242 in 1,242 or 2.42)."""
+        i = self._item_at(pos)
+        lo = pos - self._item_starts[i]
+        start, end = self._norms[i].original_span(lo, lo + n)
+        text = self.items[i].text
+        before = text[max(0, start - 2) : start]
+        after = text[end : end + 2]
+        glued_before = len(before) == 2 and before[1] in ",." and before[0].isdigit()
+        glued_after = len(after) == 2 and after[0] in ",." and after[1].isdigit()
+        return not (glued_before or glued_after)
 
     def _prefer(self, positions: list[int], n: int, page: int | None) -> int:
         """Among occurrences: one inside a single item, then on ``page``, then the first."""
@@ -659,187 +627,6 @@ class Locator:
 
     # -- tables -----------------------------------------------------------------
 
-    def _table_idx(self) -> list[int]:
-        if self._table_items is None:
-            self._table_items = [
-                i for i, it in enumerate(self.items) if it.kind in ("table", "caption")
-            ]
-        return self._table_items
-
-    def _locate_caption(self, caption: str, min_coverage: float, page: int | None) -> Match:
-        """``FLOAT SELECTED: Table 2: ...``: the caption (or its table) unit.
-
-        The caption text is searched like any evidence; when the units found
-        are not a table or caption, a caption or table unit carrying the same
-        label (``Table 2``) is added: PDF backends sometimes keep only the
-        label in the caption unit and run its text into a neighbouring
-        paragraph.
-        """
-        ev = _norm(caption).text
-        if not ev:
-            return MISSING
-        general = self._locate_text(caption, min_coverage, page)
-        if general.found and self._is_table_match(general):
-            return self._with_related(general)
-        label = _TABLE_LABEL.match(caption)
-        candidates: list[tuple[float, int]] = []
-        if label:
-            want = _norm(label.group()).text
-            for i in self._table_idx():
-                it = self.items[i]
-                texts = (self._norms[i].text, _norm(it.caption).text if it.caption else "")
-                hit = [t for t in texts if t == want or t.startswith(want + " ")]
-                if hit:
-                    candidates.append((max(_coverage(ev, t) for t in hit), i))
-        if not candidates:
-            return self._with_related(general) if general.found else general
-
-        def near(c: tuple[float, int]) -> tuple[float, int]:
-            pages = self.items[c[1]].pages
-            ref = general.page if general.found else page
-            return (-c[0], abs(pages[0] - ref) if pages and ref is not None else 0)
-
-        cov, i = min(candidates, key=near)
-        it = self.items[i]
-        if general.found:
-            units = (it.id, *general.unit_ids)
-            spans = ((0, len(it.text)), *general.spans)
-            pages = tuple(sorted(set(it.pages) | set(general.pages)))
-            m = Match(
-                "split",
-                units,
-                spans,
-                max(cov, general.coverage),
-                general.score,
-                pages,
-                general.page,
-            )
-        else:
-            status: MatchStatus = "fuzzy" if cov >= min_coverage else "partial"
-            first = it.pages[0] if it.pages else None
-            m = Match(status, (it.id,), ((0, len(it.text)),), cov, cov, it.pages, first)
-        return self._with_related(m)
-
-    def _is_table_match(self, m: Match) -> bool:
-        ids = set(m.unit_ids)
-        return any(self.items[i].id in ids for i in self._table_idx())
-
-    def _with_related(self, m: Match) -> Match:
-        """Add the table of a matched caption (and the caption of a matched table)."""
-        by_id = {it.id: it for it in self.items}
-        extra = [
-            r
-            for uid in m.unit_ids
-            if uid in by_id
-            for r in by_id[uid].related
-            if r not in m.unit_ids and r in by_id
-        ]
-        if not extra:
-            return m
-        pages = sorted(set(m.pages).union(*(by_id[r].pages for r in extra)))
-        return Match(
-            m.status,
-            m.unit_ids + tuple(extra),
-            m.spans + tuple((0, len(by_id[r].text)) for r in extra),
-            m.coverage,
-            m.score,
-            tuple(pages),
-            m.page,
-        )
-
-    def _tokens_of(self) -> list[frozenset[str]]:
-        if self._tokens is None:
-            # Numbers also whole and without digit-group commas (FinQA writes 4,761 as 4761).
-            self._tokens = [
-                frozenset(n.text.split()).union(_numbers(it.text))
-                for n, it in zip(self._norms, self.items, strict=True)
-            ]
-        return self._tokens
-
-    def _grouped_numbers(self) -> dict[str, list[int]]:
-        """Items holding each number (whole, without digit-group commas)."""
-        if self._grouped is None:
-            self._grouped = {}
-            for i, it in enumerate(self.items):
-                for num in _numbers(it.text):
-                    self._grouped.setdefault(num, []).append(i)
-        return self._grouped
-
-    def _locate_table_text(self, text: str, min_coverage: float, page: int | None) -> Match:
-        """Linearised rows and cell values: the unit(s) holding their words.
-
-        Row templates (``the X of Y is Z ;``) are in no PDF; what is there are
-        the row label, the column header and the values, often as separate
-        units when a backend does not recognise the table. So the evidence's
-        words are compared as a set (values weighted double, column headers
-        half, template words not at all) with single units (table units first)
-        and with short runs of units around the rarest values; ``coverage`` is
-        then the weighted share of those words found.
-        """
-        general = self._locate_text(text, min_coverage, page)
-        if general.found:
-            return general
-        weights = _row_weights(text)
-        if not weights:
-            return general
-        total = sum(weights.values())
-        tokens = self._tokens_of()
-
-        def score(have: set[str] | frozenset[str]) -> float:
-            return sum(w for t, w in weights.items() if t in have) / total
-
-        # (coverage, single unit, on page, first item, last item)
-        best: tuple[float, int, int, int, int] | None = None
-        for pool in (self._table_idx(), range(len(self.items))):
-            for i in pool:
-                on_page = int(page is not None and page in self.items[i].pages)
-                key = (score(tokens[i]), 1, on_page, i, i)
-                if best is None or key[:3] > best[:3]:
-                    best = key
-            if best is not None and best[0] >= min_coverage:
-                break
-        values = [t for t in weights if t[0].isdigit() and len(t) >= 2]
-        anchors: set[int] = set()
-        grouped = self._grouped_numbers()
-        for t in values:
-            post = self.unigrams.get(t)
-            if post is not None and len(post) <= 30:
-                anchors.update(self._item_at(self.word_starts[p]) for p in post)
-            if len(grouped.get(t, ())) <= 30:
-                anchors.update(grouped.get(t, ()))
-        for a in sorted(anchors):
-            lo, hi = max(0, a - 8), min(len(self.items) - 1, a + 8)
-            useful = [i for i in range(lo, hi + 1) if any(t in tokens[i] for t in values)]
-            if not useful:
-                continue
-            first, last = useful[0], useful[-1]
-            union: set[str] = set().union(*tokens[max(0, first - 3) : last + 1])
-            on_page = int(page is not None and page in self.items[a].pages)
-            key = (score(union), 0, on_page, max(0, first - 3), last)
-            if best is None or key[:3] > best[:3]:
-                best = key
-        if best is None or best[0] <= general.coverage:
-            return general
-        cov, _, _, first, last = best
-        # Keep the units that hold some of the evidence's words.
-        picked = [i for i in range(first, last + 1) if any(t in tokens[i] for t in weights)]
-        items = [self.items[i] for i in picked] or [self.items[first]]
-        status: MatchStatus = (
-            "partial" if cov < min_coverage else "fuzzy" if len(items) == 1 else "split"
-        )
-        pages = tuple(sorted({p for it in items for p in it.pages}))
-        first_page = next((it.pages[0] for it in items if it.pages), None)
-        m = Match(
-            status,
-            tuple(it.id for it in items),
-            tuple((0, len(it.text)) for it in items),
-            cov,
-            cov,
-            pages,
-            first_page,
-        )
-        return self._with_related(m)
-
     # -- result -----------------------------------------------------------------
 
     def _to_match(self, found: _Found, ev: str, min_coverage: float) -> Match:
@@ -905,45 +692,6 @@ class Locator:
         return Match(status, ids, spans, coverage, min(1.0, score), pages, main_page)
 
 
-# A number as written (4,761 / 36.6 / 2016), keyed without digit-group commas.
-_NUMBER_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
-def _numbers(text: str) -> list[str]:
-    return [m.rstrip(",").replace(",", "") for m in _NUMBER_TOKEN.findall(text)]
-
-
-_ROW_HEADER = re.compile(r"\bof\s+(.+?)\s+is\s", re.IGNORECASE)
-
-
-def _row_weights(text: str) -> dict[str, float]:
-    """Weights of the words of table evidence: values x2, headers x0.5, template words 0.
-
-    Headers are FinQA's column header (``of <header> is``) and the table's
-    corner cell before the first row (``$ in millions the ...``). Numbers are
-    kept whole (``36.6``, ``4761``), as written in the table.
-    """
-    header_words: set[str] = set()
-    corner = re.match(r"^(.*?)\bthe\b", text, re.IGNORECASE)
-    for h in [m.group(1) for m in _ROW_HEADER.finditer(text)] + (
-        [corner.group(1)] if corner else []
-    ):
-        header_words.update(_norm(_NUMBER_TOKEN.sub(" ", h)).text.split())
-        header_words.update(_numbers(h))
-    weights: dict[str, float] = {}
-    words = _norm(_NUMBER_TOKEN.sub(" ", text)).text.split()
-    for t in [*words, *_numbers(text)]:
-        if t in _ROW_STOP or t in weights:
-            continue
-        if t in header_words:
-            weights[t] = 0.5 * len(t)
-        elif t[0].isdigit():
-            weights[t] = 2.0 * len(t)
-        else:
-            weights[t] = float(len(t))
-    return weights
-
-
 def _fill_gaps(
     src: str, dest: str, blocks: list[tuple[int, int, int, int]]
 ) -> list[tuple[int, int, int, int]]:
@@ -988,21 +736,6 @@ def _gaps(blocks: list[_Hit], start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def _coverage(ev: str, text: str) -> float:
-    """Share of the non-space characters of ``ev`` found in order in ``text`` (LCS blocks)."""
-    ev_dense = ev.replace(" ", "")
-    if not ev_dense:
-        return 0.0
-    ops = Indel.opcodes(ev_dense, text.replace(" ", ""))
-    short = len(ev_dense) < 8
-    got = sum(
-        o.src_end - o.src_start
-        for o in ops
-        if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or short)
-    )
-    return got / len(ev_dense)
-
-
 _CACHE: OrderedDict[tuple[int, int], tuple[object, Locator]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 8
@@ -1037,6 +770,7 @@ def locate(
     kind: EvidenceKind | None = None,
     page: int | None = None,
     markup_source: str | Path | None = None,
+    context: str | None = None,
 ) -> Match:
     """Find ``evidence`` in ``target`` (a Document or a list of chunks).
 
@@ -1056,4 +790,5 @@ def locate(
         kind=kind,
         page=page,
         markup_source=markup_source,
+        context=context,
     )

@@ -52,15 +52,17 @@ _CHAR_MAP: dict[int, str] = {
     **dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), ""),
 }
 
-# Pieces that need more than a copy: whitespace runs, hyphens at line ends
-# (also after whitespace collapse, "evi- dence"), and runs of non-ASCII text
-# (with the ASCII letter before them, so a combining accent composes).
+# Pieces that need more than a copy: whitespace runs, hyphens at line ends,
+# and runs of non-ASCII text (with the visible ASCII character before them,
+# so a combining mark composes with it or at least stays with it: "e\u0301",
+# "=\u0338", "0\u0301"). A hyphen followed by spaces inside a line
+# ("a- b") is text, not a broken word: joining it would make the output of
+# normalize() change again on a second pass ("a–\xa0evi-\ndence").
 _SPECIAL = re.compile(
     r"(?P<hyph>(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*(?:\r\n|\r|\n)\s*(?=[^\W\d_A-Z]))"
     r"|(?P<hyphkeep>(?<=[^\W_])-[ \t]*(?:\r\n|\r|\n)\s*(?=[A-Z0-9]))"
-    r"|(?P<hyphsp>(?<=[a-z])-[ \t]+(?=[a-z]{2}))"
     r"|(?P<ws>\s+)"
-    r"|(?P<uni>[A-Za-z]?[^\x00-\x7f]+)"
+    r"|(?P<uni>[!-~]?[^\x00-\x7f]+)"
 )
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PUNCT_TO_SPACE = str.maketrans(dict.fromkeys(_ASCII_PUNCT, " "))
@@ -147,7 +149,8 @@ class _Builder:
             self.last_space = True
 
     def piece(self, text: str, start: int, end: int) -> None:
-        """Replacement text for original[start:end], character by character."""
+        """Replacement text for original[start:end], character by character
+        (already case-folded by :func:`_unicode_piece` when folding)."""
         for ch in text:
             if ch.isspace() or (self.fold_punct and _is_punct(ch)):
                 self.space(start, end)
@@ -155,11 +158,9 @@ class _Builder:
             if unicodedata.combining(ch) and self.last_space:
                 # A lone combining mark (no base letter) carries no comparable text.
                 continue
-            if self.fold_case:
-                ch = ch.casefold()
             self.chars.append(ch)
-            self.starts.extend([start] * len(ch))
-            self.ends.extend([end] * len(ch))
+            self.starts.append(start)
+            self.ends.append(end)
             self.last_space = False
 
     def finish(self, original: str) -> NormalizedText:
@@ -172,12 +173,24 @@ class _Builder:
         return NormalizedText(text, original, starts, ends)
 
 
-def _unicode_piece(piece: str) -> str:
-    out = unicodedata.normalize("NFKC", piece).translate(_CHAR_MAP)
-    # NFKC can produce characters the map handles (and vice versa); a second
-    # round makes the result a fixed point, so normalize() is idempotent.
-    for _ in range(3):
-        again = unicodedata.normalize("NFKC", out).translate(_CHAR_MAP)
+def _unicode_round(text: str, fold_case: bool) -> str:
+    out = unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
+    return out.casefold() if fold_case else out
+
+
+def _unicode_piece(piece: str, fold_case: bool) -> str:
+    """NFKC, the look-alike map and case folding of a non-ASCII run, to a fixed point.
+
+    Each step can undo another's normal form: NFKC yields characters the map
+    handles, and case folding a composed letter decomposes it (``ß́`` folds
+    to ``ss`` plus a combining accent, which NFKC composes to ``sś``; ``İ``
+    folds to ``i`` plus a dot that must be reordered against a following
+    cedilla). Folding inside the loop, on the whole run rather than letter by
+    letter, makes the result a fixed point, so normalize() is idempotent.
+    """
+    out = _unicode_round(piece, fold_case)
+    for _ in range(4):
+        again = _unicode_round(out, fold_case)
         if again == out:
             break
         out = again
@@ -210,7 +223,7 @@ def math_to_text(tex: str) -> str:
         return tex
 
 
-_HYPHEN_HINT = re.compile(r"[A-Za-z0-9]-\s")
+_HYPHEN_HINT = re.compile(r"[A-Za-z0-9]-[ \t]*[\r\n]")
 
 
 def _ascii(text: str, fold_case: bool, fold_punct: bool) -> NormalizedText:
@@ -246,7 +259,7 @@ def _feed(b: _Builder, text: str, offset: int, join_hyphens: bool) -> None:
         if start > pos:
             b.plain(text[pos:start], offset + pos)
         kind = m.lastgroup
-        if kind in ("hyph", "hyphsp"):
+        if kind == "hyph":
             if not join_hyphens:
                 b.piece("-", offset + start, offset + start + 1)
                 b.space(offset + start + 1, offset + end)
@@ -256,7 +269,7 @@ def _feed(b: _Builder, text: str, offset: int, join_hyphens: bool) -> None:
         elif kind == "ws":
             b.space(offset + start, offset + end)
         else:
-            b.piece(_unicode_piece(m.group()), offset + start, offset + end)
+            b.piece(_unicode_piece(m.group(), b.fold_case), offset + start, offset + end)
         pos = end
     if pos < len(text):
         b.plain(text[pos:], offset + pos)
@@ -275,8 +288,8 @@ def normalize(
     Steps: Unicode NFKC (which also splits ligatures such as ``ﬁ``/``ﬂ``),
     typographic quotes to ``'``/``"``, dashes and minus signs to ``-``, soft
     hyphens and zero-width characters removed, a word broken at a line end
-    (``evi-\\n dence``, and ``evi- dence`` once whitespace was collapsed
-    between two lower-case letters) joined, a line break after a real hyphen
+    (``evi-\\n dence``) joined (a hyphen and a space inside a line, ``evi- dence``,
+    is kept: nothing says a line ended there), a line break after a real hyphen
     (``non-\\nGAAP``, ``2016-\\n2017``) dropped, whitespace collapsed to single
     spaces and trimmed. ``fold_case`` case-folds; ``fold_punct`` turns
     punctuation and symbols into spaces (so ``$ 5,123`` and ``$5,123`` both
@@ -301,7 +314,7 @@ def normalize(
             continue
         if m.start() > pos:
             _feed(b, text[pos : m.start()], pos, join_hyphens)
-        b.piece(_unicode_piece(math_to_text(m.group())), m.start(), m.end())
+        b.piece(_unicode_piece(math_to_text(m.group()), fold_case), m.start(), m.end())
         pos = m.end()
     if pos < len(text):
         _feed(b, text[pos:], pos, join_hyphens)

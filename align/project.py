@@ -40,8 +40,12 @@ carrying TeX math syntax (``$``, ``\\``, ``^``, ``_``, ``{``, ``}``) are
 therefore removed from the comparison on *both* sides before normalisation
 and counted (``math_words`` in :meth:`Projection.summary`). The rendered math
 of the PDF stays in, so it counts as spurious text; display equations, which
-are math only, have no comparison words and are reported as
-``unscored_units`` instead of being scored.
+are math only, have no comparison words and are counted as ``unscored_units``
+by the word alignment. They are projected on their own instead
+(:attr:`Projection.equations`, ``equations`` in the summary, with the same
+statuses): the equation is rendered to the glyphs a PDF prints and aligned
+with the parse's glyphs (:mod:`align.math`); ``n_words``/``n_matched`` then
+count glyphs and ``parsed_position`` is the index of the parsed unit.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -74,6 +78,12 @@ _MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]|\S*[\\^_{}$]\S*")
 # Letters glued to digits are split (``rio1`` -> ``rio 1``) on both sides: PDF text
 # layers glue footnote and affiliation marks to words, ``x^2`` renders as ``x2``.
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+
+# Unit text has its line breaks collapsed, so a word a PDF backend left broken
+# at a line end reads "para- graph". normalize() keeps a hyphen and space inside
+# a line (it may be a suspended hyphen, "pre- and post-"); the compared words
+# join it, on both sides alike.
+_BROKEN_WORD = re.compile(r"(?<=[a-z])-[ \t]+(?=[a-z]{2})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +212,8 @@ class Projection:
     n_parsed_units: int
     page_losses: tuple[PageLoss, ...] = ()
     config: ProjectionConfig = field(default_factory=ProjectionConfig)
+    #: Twin ``equation`` units, compared as the glyphs a PDF prints (:mod:`align.math`).
+    equations: tuple[UnitProjection, ...] = ()
 
     # -- unit-level scores -------------------------------------------------
 
@@ -324,6 +336,11 @@ class Projection:
             "spurious": self.spurious(),
             "statuses": self.statuses(),
             "tables": self._table_scores(self.tables),
+            "equations": {
+                "units": len(self.equations),
+                "located": self.unit_recall(threshold, self.equations) if self.equations else None,
+                "statuses": self.statuses(self.equations),
+            },
             "breakdown": {d: self.breakdown(d, threshold) for d in DIMENSIONS},
             "pages": [p.to_dict() for p in self.page_losses],
         }
@@ -333,6 +350,7 @@ class Projection:
         out = self.summary()
         out["units"] = [u.to_dict() for u in self.units]
         out["table_matches"] = [t.to_dict() for t in self.tables]
+        out["equation_units"] = [u.to_dict() for u in self.equations]
         return out
 
 
@@ -356,8 +374,9 @@ def comparison_words(text: str) -> tuple[list[str], int]:
 
     TeX math (words with ``$ \\ ^ _ { }``) is removed first, then the rest is
     normalised with :func:`align.normalize.normalize_text` (case and
-    punctuation folded), letters and digits glued together are split apart
-    (PDFs glue footnote marks to words), and the result split into words with
+    punctuation folded, a word broken as ``para- graph`` joined), letters and
+    digits glued together are split apart (PDFs glue footnote marks to words),
+    and the result split into words with
     :func:`docparse.text.words` (whitespace tokens; one word per CJK character,
     so that a line break or a stray space inside Chinese text changes nothing).
     """
@@ -368,7 +387,7 @@ def comparison_words(text: str) -> tuple[list[str], int]:
         n_math += max(1, len(m.group().split()))
         return " "
 
-    stripped = _MATH.sub(drop, text)
+    stripped = _BROKEN_WORD.sub("", _MATH.sub(drop, text))
     norm = normalize_text(stripped, fold_case=True, fold_punct=True)
     return words(_LETTER_DIGIT.sub(" ", norm)), n_math
 
@@ -510,7 +529,60 @@ def project(twin: Document, parsed: Document, config: ProjectionConfig | None = 
         n_parsed_units=len(pw.units),
         page_losses=_page_losses(tw, pw, matched),
         config=cfg,
+        equations=_project_equations(twin, parsed, cfg),
     )
+
+
+def _project_equations(
+    twin: Document, parsed: Document, cfg: ProjectionConfig
+) -> tuple[UnitProjection, ...]:
+    """Twin equation units located in ``parsed`` as glyph sequences, with the unit statuses.
+
+    Display math has no comparison words; its glyphs (:func:`align.math.render_math`)
+    are aligned with the parse's glyphs instead, tolerant of the lines a PDF
+    reorders. Similarity is the share of the equation's glyphs found.
+    """
+    from align.math import GlyphIndex
+
+    eqs = [u for u in twin.units if u.kind == "equation"]
+    if not eqs:
+        return ()
+    content = [u for u in parsed.units if u.kind != "furniture"]
+    index = GlyphIndex([u.text for u in content])
+    out = []
+    for u in eqs:
+        hit = index.find(u.text)
+        sim = hit.coverage if hit is not None else 0.0
+        held = sorted(hit.items) if hit is not None else []
+        sig = [i for i in held if hit is not None and hit.chars[i] >= cfg.min_share * hit.matched]
+        status: Status
+        if sim < cfg.missing_below:
+            status = "missing"
+        elif sim < cfg.partial_below:
+            status = "partial"
+        else:
+            status = "split" if len(sig) > 1 else "matched"
+        found = status != "missing"
+        n = hit.length if hit is not None else 0
+        out.append(
+            UnitProjection(
+                twin_id=u.id,
+                status=status,
+                parsed_ids=tuple(content[i].id for i in sig) if found else (),
+                similarity=sim,
+                n_words=n,
+                n_matched=hit.matched if hit is not None else 0,
+                edits=n - (hit.matched if hit is not None else 0),
+                length=n,
+                kind=u.kind,
+                modality=u.modality,
+                section=_top_section(u),
+                position_bucket=u.position_bucket,
+                parsed_position=statistics.median(sig) if found and sig else None,
+                pages=tuple(sorted({p for i in sig for p in content[i].pages})) if found else (),
+            )
+        )
+    return tuple(out)
 
 
 def _text(ids: Iterable[int], words: Sequence[str]) -> str:
@@ -628,12 +700,18 @@ class BackendRun:
 
     ``seconds`` is the parse time of the PDF (not the projection); ``error``
     is set instead of ``projection`` when the backend failed on this file.
+    ``ocr_pages`` are the pages read by OCR and ``ocr_seconds`` the CPU
+    seconds spent on them; when there are any, ``ocr_off`` is the projection
+    of the same backend's parse with OCR off, for the figures side by side.
     """
 
     backend: str
     seconds: float
     projection: Projection | None = None
     error: str | None = None
+    ocr_pages: tuple[int, ...] = ()
+    ocr_seconds: float = 0.0
+    ocr_off: Projection | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -658,6 +736,14 @@ class FidelityRun:
                 continue
             s = run.projection.summary(self.threshold)
             s["seconds"] = run.seconds
+            s["ocr_pages"] = list(run.ocr_pages)
+            s["ocr_seconds"] = run.ocr_seconds
+            if run.ocr_off is not None:
+                s["ocr_off"] = {
+                    "unit_recall": run.ocr_off.unit_recall(self.threshold),
+                    "word_recall": run.ocr_off.word_recall(),
+                    "parsed_units": run.ocr_off.n_parsed_units,
+                }
             worst = sorted(
                 (u for u in run.projection.units if u.status in ("missing", "partial")),
                 key=lambda u: (u.similarity, -u.n_words),
@@ -694,6 +780,7 @@ def fidelity(
     parsed: Sequence[str | Path] = (),
     config: ProjectionConfig | None = None,
     threshold: float = 0.9,
+    parse_options: Mapping[str, Any] | None = None,
 ) -> FidelityRun:
     """Parse ``pdf`` with each backend and project ``twin`` (a path or a parsed twin) onto it.
 
@@ -702,11 +789,13 @@ def fidelity(
     is one more system, named after its file, scored the same way. A backend
     or file that fails (a :class:`~docparse.errors.DocparseError`) is
     reported with its error instead of stopping the others.
+    ``parse_options`` are the PDF backends' options (``pages``, ``tables``, ...).
     """
     import time
 
     from docparse.api import parse
     from docparse.errors import DocparseError
+    from docparse.ocr.pages import ocr_records
 
     twin_doc = parse(twin) if isinstance(twin, str) else twin
     runs: list[BackendRun] = []
@@ -715,10 +804,26 @@ def fidelity(
     for name, path, backend in jobs:
         start = time.perf_counter()
         try:
-            doc = parse(path, backend=backend)
+            options = parse_options if backend else None
+            with ocr_records() as records:
+                doc = parse(path, backend=backend, config=options)
+            seconds = time.perf_counter() - start
+            off = (
+                parse(path, backend=backend, config={**(options or {}), "ocr": "off"})
+                if doc.ocr_pages
+                else None
+            )
         except DocparseError as exc:
             runs.append(BackendRun(name, time.perf_counter() - start, error=str(exc)))
             continue
-        seconds = time.perf_counter() - start
-        runs.append(BackendRun(name, seconds, project(twin_doc, doc, config)))
+        runs.append(
+            BackendRun(
+                name,
+                seconds,
+                project(twin_doc, doc, config),
+                ocr_pages=doc.ocr_pages,
+                ocr_seconds=sum(r.seconds for r in records),
+                ocr_off=project(twin_doc, off, config) if off is not None else None,
+            )
+        )
     return FidelityRun(twin_doc, str(pdf), tuple(runs), threshold)

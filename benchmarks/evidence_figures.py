@@ -45,6 +45,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = Path(os.environ.get("DOCPARSE_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--only", "pdfqa"]
+
+
 def cached_parser(backend: str, cache: Path | None) -> Callable[[Path], Document]:
     """``docparse.parse`` with ``backend``, each file once per run (kept in ``cache`` if given)."""
     seen: dict[Path, Document] = {}

@@ -53,6 +53,10 @@ sys.path.insert(0, str(ROOT))
 DOC_ID = "2510.22211v1"
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}"]
+
+
 def pdfqa_modality(used: list[str]) -> str:
     kinds = set(used)
     if kinds == {"text"}:

@@ -32,6 +32,10 @@ DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "cor
 COLUMNS = ("unit_recall", "word_recall", "ned", "kendall_tau", "spurious")
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--backend", "pymupdf", "--paper", "acmart-sample-sigconf"]
+
+
 def pairs(corpus: Path) -> list[tuple[str, Path, Path]]:
     out = []
     for d in sorted((corpus / "research").iterdir()):
@@ -49,7 +53,9 @@ def _f(v: Any) -> str:
     return "    -" if v is None else f"{v:5.3f}"
 
 
-def run_research(corpus: Path, backends: tuple[str, ...]) -> dict[str, Any]:
+def run_research(
+    corpus: Path, backends: tuple[str, ...], only: list[str] | None = None
+) -> dict[str, Any]:
     results: dict[str, Any] = {}
     print(
         f"{'paper':26} {'backend':13} {'units':>5} {'UR@0.9':>6} {'WR':>5} {'NED':>5} "
@@ -57,6 +63,8 @@ def run_research(corpus: Path, backends: tuple[str, ...]) -> dict[str, Any]:
         f"{'sec':>6}"
     )
     for name, tex, pdf in pairs(corpus):
+        if only and name not in only:
+            continue
         try:
             twin = parse(tex)
         except DocparseError as exc:
@@ -123,9 +131,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("-o", "--output", type=Path)
     ap.add_argument("--html", type=Path, help="HTML report of the arXiv paper's run")
     ap.add_argument("--books", action="store_true")
+    ap.add_argument("--paper", action="append", help="only this research folder (repeatable)")
     args = ap.parse_args(argv)
     backends = PDF_BACKENDS if args.backend == "all" else (args.backend,)
-    results = run_research(args.corpus, tuple(backends))
+    results = run_research(args.corpus, tuple(backends), args.paper)
     if args.output:
         args.output.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
     if args.html and results:

@@ -30,6 +30,10 @@ from docparse.model import Document, Provenance, SourceUnit
 BOOKS = ("debian-reference-en/debian-reference.en.pdf", "debmake-doc-en/debmake-doc.en.pdf")
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--n", "100", "--pages", "20", "60"]
+
+
 def long_document(corpus: Path, cache: Path | None) -> Document:
     """The two books as one parse with continuous page numbers."""
     parser = cached_parser("pymupdf", cache)

@@ -27,6 +27,8 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("DOCPARSE_CORPUS", ROOT.parent / "shared" / "corpus"))
 TWIN_SUFFIXES = {".tex", ".nxml", ".json", ".txt", ".htm", ".csv"}
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--max-pages", "1"]
 
 
 def twins() -> list[Path]:

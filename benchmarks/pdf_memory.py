@@ -58,6 +58,18 @@ _CHILD = textwrap.dedent(
 )
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = [
+    "{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf",
+    "--head",
+    "3",
+    "--backend",
+    "pymupdf",
+    "--backend",
+    "pdfplumber",
+]
+
+
 def longest_book() -> Path:
     import pymupdf
 

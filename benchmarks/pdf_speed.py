@@ -57,6 +57,16 @@ BASELINES = {
 }
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = [
+    "{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf",
+    "--max-pages",
+    "3",
+    "--repeat",
+    "1",
+]
+
+
 def baseline_pymupdf(path: Path) -> int:
     import pymupdf
 

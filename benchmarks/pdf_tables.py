@@ -51,6 +51,10 @@ _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _MARKUP = re.compile(r"<br\s*/?>|\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}/csv_tables", "--backend", "pymupdf"]
+
+
 def expected_tables(folder: Path) -> list[tuple[str, Rows]]:
     """(name, rows) of each expected table in a folder."""
     return [(t.name, [list(r) for r in t.rows]) for t in read_gold_tables(folder)]

@@ -28,6 +28,10 @@ PART_CHARS = 60_000
 PDF_PAGES = 30
 
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--repeat", "1", "--limit", "4"]
+
+
 def book_parts(path: Path, n_parts: int = 3) -> list[tuple[str, str]]:
     """Up to ``n_parts`` consecutive ~60 kB parts of a book, cut at line ends."""
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -51,11 +55,14 @@ def pdf_text(path: Path, max_pages: int = PDF_PAGES) -> str:
         return "".join(str(page.get_text()) for i, page in enumerate(pdf) if i < max_pages)
 
 
-def corpus_texts(corpus: Path) -> list[tuple[str, str]]:
-    """The real texts of the parity check (>= 20 when the corpus is complete)."""
+def corpus_texts(corpus: Path, limit: int | None = None) -> list[tuple[str, str]]:
+    """The real texts of the parity check (>= 20 when the corpus is complete);
+    the first ``limit`` of them when given."""
     texts: list[tuple[str, str]] = []
     for book in sorted(corpus.glob("books/*/*.txt")):
         texts.extend(book_parts(book))
+    if limit is not None and len(texts) >= limit:
+        return texts[:limit]
     pdfs = (
         sorted(corpus.glob("research/*/*.pdf"))
         + sorted(corpus.glob("s2orc/*/*.pdf"))
@@ -65,6 +72,8 @@ def corpus_texts(corpus: Path) -> list[tuple[str, str]]:
         + [corpus / "financial/JOHNSON_JOHNSON_2022Q4_EARNINGS/JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf"]
     )
     for pdf in pdfs:
+        if limit is not None and len(texts) >= limit:
+            break
         if pdf.exists():
             texts.append((pdf.name, pdf_text(pdf)))
     return texts
@@ -83,6 +92,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=None, help="only the first N texts")
     args = parser.parse_args()
 
     from llama_index.core.node_parser import SentenceSplitter as LlamaSplitter
@@ -90,7 +100,7 @@ def main() -> int:
     from docparse.chunking import SentenceSplitter
     from docparse.text import encoding
 
-    texts = corpus_texts(args.corpus)
+    texts = corpus_texts(args.corpus, args.limit)
     print(f"{len(texts)} texts, {sum(len(t) for _, t in texts):,} characters")
     enc = encoding()
     mismatches = 0

@@ -34,13 +34,16 @@ def compare_backends(
     worked: ``pages``, ``seconds``, ``seconds_per_page``, ``units``,
     ``kinds`` (units per kind), ``tables``, ``table_cells``, ``words``
     (content words, furniture excluded), ``furniture`` (units removed as
-    running headers/footers/page numbers), ``furniture_words``, ``flags``.
+    running headers/footers/page numbers), ``furniture_words``, ``flags``,
+    ``ocr_pages`` (pages read by OCR) and ``ocr_seconds`` (CPU seconds spent
+    rendering and reading them).
 
     >>> rows = compare_backends("paper.pdf", ["pymupdf"])  # doctest: +SKIP
     >>> rows[0]["units"] > 0  # doctest: +SKIP
     True
     """
     from docparse.api import parse
+    from docparse.ocr.pages import ocr_records
     from docparse.registry import installed_pdf_backends
 
     names = list(backends) if backends is not None else list(installed_pdf_backends())
@@ -49,7 +52,8 @@ def compare_backends(
         options = dict((config or {}).get(name, {})) or None
         start = time.perf_counter()
         try:
-            doc = parse(path, format="pdf", backend=name, config=options)
+            with ocr_records() as records:
+                doc = parse(path, format="pdf", backend=name, config=options)
         except (DocparseError, ImportError) as exc:
             # ImportError: a backend module that cannot be imported at all.
             message = exc.message if isinstance(exc, DocparseError) else str(exc)
@@ -81,6 +85,8 @@ def compare_backends(
                 "furniture": len(furniture),
                 "furniture_words": sum(count_words(u.text) for u in furniture),
                 "flags": list(doc.flags),
+                "ocr_pages": list(doc.ocr_pages),
+                "ocr_seconds": round(sum(r.seconds for r in records), 3),
             }
         )
     return rows
@@ -128,6 +134,22 @@ def render_table(rows: Sequence[Mapping[str, Any]], title: str = "") -> Any:
         "furniture removed",
         *cells(lambda r: f"{r['furniture']} ({r['furniture_words']} words)"),
     )
+    if any(r.get("ocr_pages") for r in rows):
+        table.add_row("OCR pages", *cells(lambda r: _page_list(r["ocr_pages"])))
+        table.add_row("OCR CPU seconds", *cells(lambda r: f"{r['ocr_seconds']:.2f}"))
     if any(r.get("flags") for r in rows):
         table.add_row("flags", *cells(lambda r: ", ".join(r["flags"]) or "-"))
     return table
+
+
+def _page_list(pages: Sequence[int]) -> str:
+    """``1-3, 7`` for ``[1, 2, 3, 7]``; ``-`` for none."""
+    if not pages:
+        return "-"
+    runs: list[list[int]] = []
+    for p in pages:
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)

@@ -130,3 +130,15 @@ class ParseTimeoutError(DocparseError):
 
 class ModelUnavailableError(DocparseError):
     """A backend mode needs model files that are not present on this machine."""
+
+
+class RunInterruptedError(DocparseError):
+    """A corpus run stopped on SIGINT or SIGTERM; ``signum`` is the signal.
+
+    Its workers are stopped, no partial file is left and the manifest lists
+    every file finished; running the same command again resumes the run.
+    """
+
+    def __init__(self, path: str | Path | None, message: str, *, signum: int) -> None:
+        super().__init__(path, message)
+        self.signum = signum

@@ -21,7 +21,10 @@ whose content hash and options are already done.
 Each file is parsed in a separate worker process with a wall-clock limit and
 a memory cap (private resident memory, polled by the parent): a crash, a hang or a
 runaway allocation in one file becomes an ``error`` row naming the file, and
-the run goes on. ``engine="dask"`` sends one task per file to a Dask
+the run goes on. Workers exit when the run's process dies, even by ``kill -9``
+(:mod:`docparse.lifecycle`); SIGINT or SIGTERM stops the workers, removes
+partial files, keeps the manifest of the files finished and raises
+:class:`~docparse.errors.RunInterruptedError`. ``engine="dask"`` sends one task per file to a Dask
 distributed cluster instead; each task still runs the file in its own child
 process with the same limits.
 """
@@ -47,7 +50,7 @@ from typing import Any, Literal
 
 from docparse.builder import file_hash
 from docparse.detect import sniff
-from docparse.errors import DocparseError, MissingDependencyError
+from docparse.errors import DocparseError, MissingDependencyError, RunInterruptedError
 from docparse.ingest_task import Engine as Engine
 from docparse.ingest_task import Limits as Limits
 from docparse.ingest_task import ManifestRow as ManifestRow
@@ -56,7 +59,9 @@ from docparse.ingest_task import Status as Status
 from docparse.ingest_task import Task as Task
 from docparse.ingest_task import atomic_write as atomic_write
 from docparse.ingest_task import process_task as process_task
+from docparse.ingest_task import remove_partials
 from docparse.ingest_task import unit_rows as unit_rows
+from docparse.lifecycle import StopSignals, die_with_parent
 from docparse.model import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -215,7 +220,9 @@ def _private_mb(pid: int) -> float:
         return 0.0
 
 
-def _worker_main(conn: multiprocessing.connection.Connection) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> None:
+    # A worker must not outlive its run, however the run ends.
+    die_with_parent(parent)
     # The parent owns Ctrl-C; a worker interrupted mid-write would lose the row.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
@@ -247,7 +254,9 @@ class _Slot:
 
     def start(self) -> None:
         parent, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_worker_main, args=(child,), daemon=True)  # type: ignore[attr-defined]
+        self.proc = self.ctx.Process(  # type: ignore[attr-defined]
+            target=_worker_main, args=(child, os.getpid()), daemon=True
+        )
         self.proc.start()
         child.close()
         self.conn = parent
@@ -258,6 +267,9 @@ class _Slot:
             return
         if kill:
             self.proc.kill()
+            if self.task is not None:
+                self.proc.join(timeout=5)
+                remove_partials(self.task)
         else:
             with contextlib.suppress(OSError, BrokenPipeError):
                 self.conn.send(None)
@@ -297,8 +309,53 @@ def _warm_up(tasks: Iterable[Task]) -> None:
             get_parser(resolve_parser_name(name[0], name[1]))  # type: ignore[arg-type]
 
 
-def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[ManifestRow]:
-    """Run tasks in ``workers`` isolated processes; yield rows as they finish."""
+def _settle(s: _Slot, ready: list[Any], now: float, limits: Limits) -> ManifestRow | None:
+    """A busy slot's row if its task ended: finished, crashed, or stopped at a limit
+    (the worker is then replaced); ``None`` while it is still running."""
+    task = s.task
+    assert task is not None
+    elapsed = now - s.started
+    if s.conn in ready:
+        try:
+            row: ManifestRow | None = s.conn.recv()
+        except (EOFError, OSError):
+            row = None
+        if row is not None:
+            s.task = None
+            return row
+    if not s.proc.is_alive():
+        code = s.proc.exitcode
+        reason = (
+            f"worker killed by signal {-code} (out of memory?)"
+            if code is not None and code < 0
+            else f"worker exited with {code}"
+        )
+        failure = _failure(task, "WorkerCrashedError", reason, elapsed)
+    elif elapsed > limits.timeout:
+        message = f"stopped after {limits.timeout:g} s time limit"
+        failure = _failure(task, "ParseTimeoutError", message, elapsed)
+    elif (rss := _private_mb(s.proc.pid)) > limits.memory_mb:
+        message = f"stopped at {rss:.0f} MB, over the {limits.memory_mb} MB cap"
+        failure = _failure(task, "MemoryLimitError", message, elapsed)
+    else:
+        return None
+    s.stop(kill=True)
+    s.start()
+    return failure
+
+
+def _stopping(stop: StopSignals | None) -> bool:
+    return stop is not None and stop.signum is not None
+
+
+def run_local(
+    tasks: Iterable[Task], workers: int, limits: Limits, stop: StopSignals | None = None
+) -> Iterator[ManifestRow]:
+    """Run tasks in ``workers`` isolated processes; yield rows as they finish.
+
+    When ``stop`` records a signal, the run ends within ``limits.poll``
+    seconds: busy workers are killed and their partial files removed.
+    """
     pending = deque(tasks)
     if not pending:
         return
@@ -310,6 +367,8 @@ def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[M
         s.start()
     try:
         while pending or any(s.task for s in slots):
+            if _stopping(stop):
+                return
             for s in slots:
                 if s.task is None and pending:
                     s.task = pending.popleft()
@@ -319,48 +378,13 @@ def run_local(tasks: Iterable[Task], workers: int, limits: Limits) -> Iterator[M
             ready = multiprocessing.connection.wait(
                 [s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=limits.poll
             )
+            if _stopping(stop):
+                # A worker killed by the same signal is not that file's fault.
+                return
             now = time.monotonic()
             for s in busy:
-                task = s.task
-                assert task is not None
-                elapsed = now - s.started
-                if s.conn in ready:
-                    try:
-                        row: ManifestRow = s.conn.recv()
-                    except (EOFError, OSError):
-                        row = None  # type: ignore[assignment]
-                    if row is not None:
-                        s.task = None
-                        yield row
-                        continue
-                if not s.proc.is_alive():
-                    code = s.proc.exitcode
-                    reason = (
-                        f"worker killed by signal {-code} (out of memory?)"
-                        if code is not None and code < 0
-                        else f"worker exited with {code}"
-                    )
-                    yield _failure(task, "WorkerCrashedError", reason, elapsed)
-                    s.stop(kill=True)
-                    s.start()
-                elif elapsed > limits.timeout:
-                    s.stop(kill=True)
-                    s.start()
-                    yield _failure(
-                        task,
-                        "ParseTimeoutError",
-                        f"stopped after {limits.timeout:g} s time limit",
-                        elapsed,
-                    )
-                elif (rss := _private_mb(s.proc.pid)) > limits.memory_mb:
-                    s.stop(kill=True)
-                    s.start()
-                    yield _failure(
-                        task,
-                        "MemoryLimitError",
-                        f"stopped at {rss:.0f} MB, over the {limits.memory_mb} MB cap",
-                        elapsed,
-                    )
+                if (row := _settle(s, ready, now, limits)) is not None:
+                    yield row
     finally:
         for s in slots:
             s.stop(kill=s.task is not None)
@@ -380,9 +404,17 @@ def run_isolated(task: Task, limits: Limits) -> ManifestRow:
 
 
 def run_dask(
-    tasks: Sequence[Task], workers: int, limits: Limits, scheduler: str | None
+    tasks: Sequence[Task],
+    workers: int,
+    limits: Limits,
+    scheduler: str | None,
+    stop: StopSignals | None = None,
 ) -> Iterator[ManifestRow]:
-    """Run tasks on a Dask distributed cluster, one task per file."""
+    """Run tasks on a Dask distributed cluster, one task per file.
+
+    When ``stop`` records a signal, the futures are cancelled and the
+    cluster closed; each task's child process dies with its Dask worker.
+    """
     try:
         import dask
 
@@ -406,12 +438,20 @@ def run_dask(
             client = distributed.Client(scheduler)
         try:
             by_future = {client.submit(run_isolated, t, limits, pure=False): t for t in tasks}
-            for fut in distributed.as_completed(list(by_future)):
-                task = by_future[fut]
-                try:
-                    yield fut.result()
-                except Exception as exc:  # noqa: BLE001 - a lost worker is one file's error
-                    yield _failure(task, type(exc).__name__, str(exc), 0.0)
+            done = distributed.as_completed(list(by_future))
+            while not done.is_empty():
+                if _stopping(stop):
+                    client.cancel(list(by_future))
+                    return
+                if not done.has_ready():
+                    time.sleep(limits.poll)
+                    continue
+                for fut in done.next_batch(block=False):
+                    task = by_future[fut]
+                    try:
+                        yield fut.result()
+                    except Exception as exc:  # noqa: BLE001 - a lost worker is one file's error
+                        yield _failure(task, type(exc).__name__, str(exc), 0.0)
         finally:
             client.close()
             if cluster is not None:
@@ -546,9 +586,13 @@ def ingest(
     limits = limits or Limits()
     latest = dict(previous)
     manifest = out_path / MANIFEST
+    for t in todo:
+        # Left by a run that was killed while a worker wrote this file.
+        remove_partials(t)
     with (
         open(manifest, "a", encoding="utf-8") as log_fh,
         _Progress(progress, len(unsupported) + len(done) + len(todo)) as bar,
+        StopSignals() as stop,
     ):
 
         def record(row: ManifestRow) -> ManifestRow:
@@ -563,11 +607,13 @@ def ingest(
         for row in (*unsupported, *done):
             yield record(row)
         runner = (
-            run_dask(todo, workers, limits, scheduler)
+            run_dask(todo, workers, limits, scheduler, stop)
             if engine == "dask"
-            else run_local(todo, workers, limits)
+            else run_local(todo, workers, limits, stop)
         )
+        finished = 0
         for row in runner:
+            finished += 1
             yield record(row)
     # One row per input file: compact the append log to the latest state.
     lines = "".join(
@@ -575,3 +621,14 @@ def ingest(
         for r in sorted(latest.values(), key=lambda r: r.key)
     )
     atomic_write(manifest, lines.encode("utf-8"))
+    if stop.signum is not None:
+        for t in todo:
+            # Dask workers' children die with their cluster, mid-write maybe.
+            remove_partials(t)
+        raise RunInterruptedError(
+            out_path,
+            f"stopped by {stop.name} after {finished} of {len(todo)} files to parse; "
+            f"{manifest} lists every file finished. Run the same command again to "
+            "resume: finished files are skipped.",
+            signum=stop.signum,
+        )

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import logging
 import os
@@ -127,6 +128,13 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+def remove_partial(path: Path) -> None:
+    """Remove the temporary files :func:`atomic_write` leaves for ``path`` when killed."""
+    with contextlib.suppress(OSError):
+        for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            tmp.unlink(missing_ok=True)
+
+
 def unit_rows(doc: Document) -> list[dict[str, Any]]:
     """Flat rows (one per unit) for the Parquet output."""
     rows = []
@@ -214,6 +222,16 @@ def _output_path(task: Task) -> Path:
     return out / "docs" / f"{task.rel}.{task.label}.jsonl"
 
 
+def _fidelity_rel(task: Task) -> str:
+    return f"fidelity/{task.rel}.{task.label}.json"
+
+
+def remove_partials(task: Task) -> None:
+    """A task's half-written outputs, from a worker that was stopped or killed."""
+    remove_partial(_output_path(task))
+    remove_partial(Path(task.out_dir) / _fidelity_rel(task))
+
+
 def _fidelity(task: Task, parsed: Document) -> str | None:
     """Project the PDF parse onto its first twin that parses; write the summary."""
     from docparse.api import parse
@@ -228,7 +246,7 @@ def _fidelity(task: Task, parsed: Document) -> str | None:
 
         summary = project(twin, parsed).summary()
         summary["twin"] = os.path.relpath(twin_path, Path(task.path).parent)
-        rel = f"fidelity/{task.rel}.{task.label}.json"
+        rel = _fidelity_rel(task)
         atomic_write(Path(task.out_dir) / rel, json.dumps(summary, indent=1, default=str).encode())
         return rel
     return None

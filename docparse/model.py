@@ -19,7 +19,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 Format = Literal["pdf", "tex", "htm", "csv", "txt", "s2orc", "jats", "markdown", "docling"]
 # Read off the Literal so that the type and the runtime list cannot drift apart.
@@ -44,6 +44,12 @@ UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 Modality = Literal["text", "table"]
 CoordOrigin = Literal["top-left", "bottom-left"]
 AnnotationKind = Literal["cite", "ref", "label", "url", "footnote"]
+#: How the text of a provenance item was read: from the PDF's text layer or by OCR.
+TextSource = Literal["text_layer", "ocr"]
+
+
+#: Flag prefix on :attr:`Document.flags` naming the pages read by OCR: ``ocr:pages=2,3``.
+OCR_FLAG = "ocr"
 
 
 def content_hash(data: bytes | str, n: int = 16) -> str:
@@ -118,20 +124,39 @@ class Provenance:
     A paragraph that continues across a page or column break has one
     provenance item per piece.
 
+    ``source`` says how the text was read: ``text_layer`` (the PDF's own
+    text) or ``ocr`` (recognised from the page image); an OCR piece carries
+    ``confidence``, the engine's mean word confidence in [0, 1] over the
+    words inside ``bbox``.
+
     Example record: ``{"page": 3, "bbox": {"x0": 72.0, "y0": 90.5,
-    "x1": 300.0, "y1": 130.2, "origin": "top-left"}}``
+    "x1": 300.0, "y1": 130.2, "origin": "top-left"}, "source": "ocr",
+    "confidence": 0.962}``
     """
 
     page: int
     bbox: BBox | None = None
+    source: TextSource = "text_layer"
+    confidence: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"page": self.page, "bbox": self.bbox.to_dict() if self.bbox else None}
+        return {
+            "page": self.page,
+            "bbox": self.bbox.to_dict() if self.bbox else None,
+            "source": self.source,
+            "confidence": self.confidence,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Provenance:
         bbox = d.get("bbox")
-        return cls(int(d["page"]), BBox.from_dict(bbox) if bbox else None)
+        confidence = d.get("confidence")
+        return cls(
+            int(d["page"]),
+            BBox.from_dict(bbox) if bbox else None,
+            cast(TextSource, d.get("source", "text_layer")),
+            float(confidence) if confidence is not None else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,6 +418,35 @@ class SourceUnit:
 
 
 @dataclass(frozen=True, slots=True)
+class PageInfo:
+    """Facts about one page of a PDF's text layer, as the backend read it.
+
+    ``n_chars`` counts the non-space characters the page's text layer gave
+    (unmapped glyphs included); ``n_unmapped`` the glyphs whose font maps
+    them to no Unicode text (PyMuPDF's U+FFFD, pdfminer's ``(cid:N)``),
+    which are left out of every unit's text. A page whose text layer is
+    mostly unmapped (see :attr:`unmapped_fraction`) reads as garbage and is
+    a candidate for OCR.
+    """
+
+    page: int
+    n_chars: int = 0
+    n_unmapped: int = 0
+
+    @property
+    def unmapped_fraction(self) -> float:
+        """Share of the page's glyphs that map to no text (0.0 on an empty page)."""
+        return self.n_unmapped / self.n_chars if self.n_chars else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"page": self.page, "n_chars": self.n_chars, "n_unmapped": self.n_unmapped}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PageInfo:
+        return cls(int(d["page"]), int(d.get("n_chars", 0)), int(d.get("n_unmapped", 0)))
+
+
+@dataclass(frozen=True, slots=True)
 class Document:
     """A parsed document: metadata plus its units in reading order.
 
@@ -400,11 +454,13 @@ class Document:
     id on every machine. ``backend`` names the parser that produced it
     (``pymupdf``, ``pdfplumber``, ``unstructured`` for PDFs; the format name
     for twins). ``flags`` records conditions a user should know about, such
-    as ``no_text_layer``.
+    as ``no_text_layer``, or ``ocr:pages=1,4`` for the pages whose text was
+    recognised by OCR (see :attr:`ocr_pages`). ``pages`` holds one
+    :class:`PageInfo` per page read (PDFs only; empty for twins).
 
     Example record::
 
-        {"schema_version": "1.0", "doc_id": "3f2a9c1d0e4b5a6f",
+        {"schema_version": "1.1", "doc_id": "3f2a9c1d0e4b5a6f",
          "source_path": "research/arxiv-2510.22211v1/2510.22211v1.tex",
          "format": "tex", "backend": "tex", "title": "QPEs from ...",
          "n_pages": null, "n_words": 5012, "n_tokens": 7420,
@@ -420,6 +476,7 @@ class Document:
     n_pages: int | None = None
     references: tuple[Reference, ...] = ()
     flags: tuple[str, ...] = ()
+    pages: tuple[PageInfo, ...] = ()
 
     @property
     def n_words(self) -> int:
@@ -428,6 +485,14 @@ class Document:
     @property
     def n_tokens(self) -> int:
         return sum(u.n_tokens for u in self.units if u.kind != "furniture")
+
+    @property
+    def ocr_pages(self) -> tuple[int, ...]:
+        """1-based pages whose text was read by OCR (from the ``ocr:pages=`` flag)."""
+        for flag in self.flags:
+            if flag.startswith(OCR_FLAG + ":pages="):
+                return tuple(int(p) for p in flag.split("=", 1)[1].split(",") if p)
+        return ()
 
     def unit(self, unit_id: str) -> SourceUnit:
         """The unit with id ``unit_id`` (KeyError if absent)."""
@@ -454,6 +519,7 @@ class Document:
             "units": [u.to_dict() for u in self.units],
             "references": [r.to_dict() for r in self.references],
             "flags": list(self.flags),
+            **({"pages": [p.to_dict() for p in self.pages]} if self.pages else {}),
         }
 
     @classmethod
@@ -473,6 +539,7 @@ class Document:
             n_pages=d.get("n_pages"),
             references=tuple(Reference.from_dict(r) for r in d.get("references", ())),
             flags=tuple(d.get("flags", ())),
+            pages=tuple(PageInfo.from_dict(p) for p in d.get("pages", ())),
         )
 
     def to_markdown(self, *, furniture: bool = False, page_markers: bool = False) -> str:

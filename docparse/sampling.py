@@ -47,7 +47,7 @@ from docparse.errors import DocparseError
 from docparse.features import source_set
 from docparse.model import Document, SourceUnit
 
-__all__ = ["SAMPLE_STRATEGIES", "Sample", "SamplingError", "sample", "write_jsonl"]
+__all__ = ["SAMPLE_STRATEGIES", "Sample", "SamplingError", "sample", "samples_jsonl", "write_jsonl"]
 
 SampleStrategy = Literal["proximity", "cluster", "mixed"]
 SAMPLE_STRATEGIES: tuple[str, ...] = ("proximity", "cluster", "mixed")
@@ -119,15 +119,22 @@ class Sample:
         }
 
 
+def samples_jsonl(samples: Iterable[Sample], *, doc: Document | None = None) -> str:
+    """Samples as JSONL text (sorted keys, ``\\n`` line ends), as :func:`write_jsonl` writes it."""
+    return "".join(
+        json.dumps(s.to_dict(doc), sort_keys=True, ensure_ascii=False) + "\n" for s in samples
+    )
+
+
 def write_jsonl(samples: Iterable[Sample], path: str | Path, *, doc: Document | None = None) -> int:
     """Write samples as JSONL (sorted keys, UTF-8, ``\\n`` line ends); returns the count.
 
     The bytes depend only on the samples (and ``doc``), so the same seed gives
     the same file.
     """
-    lines = [json.dumps(s.to_dict(doc), sort_keys=True, ensure_ascii=False) + "\n" for s in samples]
-    Path(path).write_bytes("".join(lines).encode("utf-8"))
-    return len(lines)
+    samples = list(samples)
+    Path(path).write_bytes(samples_jsonl(samples, doc=doc).encode("utf-8"))
+    return len(samples)
 
 
 # -- helpers -----------------------------------------------------------------------

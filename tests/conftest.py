@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from doc_golden import document_golden, dumps
+from hypothesis import settings
 
 from docparse.model import Document
 
@@ -25,6 +26,20 @@ CORPUS = Path(os.environ.get("DOCPARSE_CORPUS", ROOT.parent / "shared" / "corpus
 
 os.environ.setdefault("DO_NOT_TRACK", "1")
 
+# Property tests: ``ci`` replays the same examples on every machine and run
+# (derandomized, no example database), so a red CI means a real change;
+# ``explore`` draws fresh random examples with a larger budget (``make explore``)
+# to find new failures, which are then fixed and pinned with ``@example``.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, deadline=None, print_blob=True)
+#: Multiplier of each property test's own ``max_examples`` in the explore profile.
+EXPLORE_FACTOR = int(os.environ.get("HYPOTHESIS_EXPLORE_FACTOR", "10"))
+#: When set, every property test in the explore profile runs exactly this many examples.
+EXPLORE_EXAMPLES = os.environ.get("HYPOTHESIS_EXPLORE_EXAMPLES")
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+)
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
@@ -33,6 +48,41 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Rewrite golden JSON files under fixtures/golden from the current output.",
     )
+
+
+def _profile_line() -> str:
+    current = settings.default
+    return (
+        f"hypothesis profile: {settings.get_current_profile_name()} "
+        f"(derandomize={current.derandomize}, database="
+        f"{'none' if current.database is None else 'on'})"
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return _profile_line()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    # Also at the end, where -q and CI logs show it.
+    terminalreporter.write_line(_profile_line())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the explore profile, raise every property test's example budget.
+
+    A test's own ``@settings(max_examples=...)`` wins over any profile, so the
+    budget is raised on the settings object ``@given`` reads at call time.
+    """
+    if settings.get_current_profile_name() != "explore":
+        return
+    for item in items:
+        fn = getattr(item, "obj", None)
+        own = getattr(fn, "_hypothesis_internal_use_settings", None)
+        if own is None:
+            continue
+        budget = int(EXPLORE_EXAMPLES) if EXPLORE_EXAMPLES else own.max_examples * EXPLORE_FACTOR
+        fn._hypothesis_internal_use_settings = settings(own, max_examples=budget, derandomize=False)
 
 
 @pytest.fixture(scope="session")

@@ -153,26 +153,53 @@ def test_hang_and_memory_hog_are_stopped(
     assert rows["a.txt"].status == rows["z.txt"].status == "ok"
 
 
-def _kill_when(proc: subprocess.Popen[bytes], manifest: Path, rows: int) -> None:
+def _wait_for_rows(proc: subprocess.Popen[bytes], manifest: Path, rows: int) -> list[Any]:
+    """Wait until the run has finished ``rows`` files; its worker processes then."""
+    psutil = pytest.importorskip("psutil")
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if manifest.exists() and len(manifest.read_text().splitlines()) >= rows:
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            return
+            workers = psutil.Process(proc.pid).children(recursive=True)
+            assert workers, "ingest runs its files in worker processes"
+            return list(workers)
         time.sleep(0.02)
-    pytest.fail("ingest finished before it could be killed")
+    pytest.fail("ingest finished before it could be stopped")
 
 
-def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path, fixtures_dir: Path) -> None:
-    pdfs = [p for p in _real_files(fixtures_dir) if p.suffix == ".pdf"]
+def _assert_gone(workers: list[Any], within: float) -> None:
+    """Every process in ``workers`` has exited (a zombie counts as exited) ``within`` s."""
+    psutil = pytest.importorskip("psutil")
+
+    def alive() -> list[Any]:
+        out = []
+        for p in workers:
+            try:
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                    out.append(p)
+            except psutil.NoSuchProcess:
+                pass
+        return out
+
+    deadline = time.monotonic() + within
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = alive()
+    for p in left:
+        p.kill()  # do not leave them behind for the rest of the suite
+    assert not left, f"workers still running {within:g} s after the run ended: {left}"
+
+
+def _pdf_corpus(src: Path, fixtures: Path, copies: int = 16) -> None:
+    pdfs = [p for p in _real_files(fixtures) if p.suffix == ".pdf"]
     assert pdfs, "fixtures/ should hold a PDF"
-    src, out = tmp_path / "src", tmp_path / "out"
     src.mkdir()
     # Distinct copies: bytes appended after %%EOF keep the PDF valid but change its hash.
-    for i in range(16):
+    for i in range(copies):
         data = pdfs[0].read_bytes()
         (src / f"doc{i:02d}.pdf").write_bytes(data + f"\n% copy {i}\n".encode())
+
+
+def _start_ingest(src: Path, out: Path, workers: int = 1) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable,
         "-c",
@@ -182,31 +209,83 @@ def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path, fixtures_dir
         "-o",
         str(out),
         "--workers",
-        "1",
+        str(workers),
         "--twins",
         "off",
         "--no-progress",
     ]
-    proc = subprocess.Popen(
+    # A session of its own, as a shell gives a job: Ctrl-C goes to its process group.
+    return subprocess.Popen(
         cmd,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         env={**os.environ, "DO_NOT_TRACK": "1"},
+        start_new_session=True,
     )
-    _kill_when(proc, out / "manifest.jsonl", 5)
+
+
+def test_sigkill_then_resume_finishes_only_the_rest(tmp_path: Path, fixtures_dir: Path) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    _pdf_corpus(src, fixtures_dir)
+    proc = _start_ingest(src, out, workers=2)
+    workers = _wait_for_rows(proc, out / "manifest.jsonl", 5)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    # No worker outlives its run (the kernel's death signal, or the parent watch).
+    _assert_gone(workers, within=2.0)
     before = load_manifest(out)
     assert 5 <= len(before) < 16
     # Nothing half-written: every document file present parses completely.
     for f in (out / "docs").rglob("*.jsonl"):
         Document.from_json(f.read_text())
-    assert not list((out / "docs").rglob("*.tmp"))
     rows = _run(src, out, twins="off")
+    # A worker killed mid-write may leave its temporary file; the resumed run removes it.
+    assert not list(out.rglob("*.tmp"))
     statuses = {r.path: r.status for r in rows}
     assert len(statuses) == 16
     assert {p for p, s in statuses.items() if s == "skipped"} == {
         r.path for r in before.values() if r.status == "ok"
     }
     assert all(s in ("ok", "skipped") for s in statuses.values())
+
+
+@pytest.mark.parametrize(
+    ("signum", "whole_group"),
+    [(signal.SIGINT, True), (signal.SIGTERM, False)],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_signal_stops_the_run_cleanly(
+    tmp_path: Path, fixtures_dir: Path, signum: int, whole_group: bool
+) -> None:
+    """Ctrl-C (SIGINT to the job's process group) or SIGTERM to the parent alone."""
+    src, out = tmp_path / "src", tmp_path / "out"
+    _pdf_corpus(src, fixtures_dir)
+    proc = _start_ingest(src, out, workers=2)
+    workers = _wait_for_rows(proc, out / "manifest.jsonl", 2)
+    if whole_group:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
+    try:
+        _, stderr = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"ingest did not stop within 60 s of {signal.Signals(signum).name}")
+    _assert_gone(workers, within=2.0)
+    message = stderr.decode()
+    assert proc.returncode == 128 + signum, message
+    assert "resume" in message and signal.Signals(signum).name in message, message
+    assert not list(out.rglob("*.tmp"))
+    # The manifest is compacted and lists the finished files, each complete.
+    manifest = _manifest(out)
+    assert 2 <= len(manifest) < 16
+    assert len({r["path"] for r in manifest}) == len(manifest)
+    for r in manifest:
+        assert r["status"] == "ok", r
+        Document.from_json((out / r["output"]).read_text())
+    rows = _run(src, out, twins="off")
+    assert sum(r.status == "skipped" for r in rows) == len(manifest)
+    assert all(r.status in ("ok", "skipped") for r in rows) and len(rows) == 16
 
 
 def test_parquet_dataset_reads_as_one_table(corpus: Path, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from align.readers.base import Evidence, QARecord
+from align.readers.base import EmptyQAError, Evidence, QARecord
 from align.readers.climretrieve import read_climretrieve
 from align.readers.financebench import read_financebench
 from align.readers.generic import read_generic
@@ -19,6 +19,7 @@ from docparse.errors import ConfigError
 
 __all__ = [
     "QA_FORMATS",
+    "EmptyQAError",
     "Evidence",
     "QARecord",
     "detect_qa_format",
@@ -30,7 +31,7 @@ __all__ = [
     "read_qasper",
 ]
 
-#: Names accepted by :func:`read_qa` (and ``docparse evidence --format-of-qa``).
+#: Names accepted by :func:`read_qa` (and ``--qa-format`` of the CLI).
 QA_FORMATS: dict[str, Callable[[Path], list[QARecord]]] = {
     "financebench": read_financebench,
     "qasper": read_qasper,

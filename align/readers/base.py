@@ -19,9 +19,11 @@ from align.normalize import Markup
 from docparse.errors import ParseError
 
 __all__ = [
+    "EmptyQAError",
     "Evidence",
     "EvidenceKind",
     "QARecord",
+    "checked",
     "dedupe",
     "read_csv_rows",
     "read_json",
@@ -99,6 +101,27 @@ class QARecord:
             "qid": self.qid,
             "meta": dict(self.meta),
         }
+
+
+class EmptyQAError(ParseError):
+    """A QA file gave no record that can be evaluated: none at all, none that
+    names its document, or none with evidence. The message names the file and
+    the layout the reader expected."""
+
+
+def checked(records: list[QARecord], path: str | Path, layout: str) -> list[QARecord]:
+    """``records`` if at least one names its document and carries evidence.
+
+    Raises :class:`EmptyQAError` naming ``path`` and the expected ``layout``
+    otherwise, so a file in another layout never reads as an empty success.
+    """
+    if not records:
+        raise EmptyQAError(path, f"no QA records read; expected {layout}")
+    if not any(r.doc.strip() for r in records):
+        raise EmptyQAError(path, f"no record names its document; expected {layout}")
+    if not any(r.evidence for r in records):
+        raise EmptyQAError(path, f"no record carries evidence; expected {layout}")
+    return records
 
 
 def read_json(path: str | Path) -> Any:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from align.readers.base import Evidence, EvidenceKind, QARecord, dedupe, read_csv_rows
+from align.readers.base import Evidence, EvidenceKind, QARecord, checked, dedupe, read_csv_rows
 from docparse.errors import ParseError
 
 __all__ = ["read_climretrieve"]
@@ -32,12 +32,16 @@ def _page(value: str | None) -> int | None:
         return None
 
 
+#: What :func:`read_climretrieve` expects (named in its errors).
+LAYOUT = "ClimRetrieve CSV with columns Document, Question, Relevant (Page, Source From, Answer)"
+
+
 def read_climretrieve(path: str | Path) -> list[QARecord]:
     """Read ``ClimRetrieve_base.csv``: one record per (document, question)."""
     p = Path(path)
     rows = read_csv_rows(p)
     if rows and not {"Document", "Question", "Relevant"} <= set(rows[0]):
-        raise ParseError(p, "expected columns Document, Question, Relevant")
+        raise ParseError(p, f"expected columns Document, Question, Relevant; expected {LAYOUT}")
     grouped: dict[tuple[str, str], list[dict[str, str]]] = {}
     for row in rows:
         grouped.setdefault((row["Document"], row["Question"]), []).append(row)
@@ -63,4 +67,4 @@ def read_climretrieve(path: str | Path) -> list[QARecord]:
                 source="climretrieve",
             )
         )
-    return records
+    return checked(records, p, LAYOUT)

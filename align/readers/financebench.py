@@ -10,12 +10,19 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from align.readers.base import Evidence, QARecord, dedupe, read_jsonl
+from align.readers.base import Evidence, QARecord, checked, dedupe, read_jsonl
 from docparse.errors import ParseError
 
 __all__ = ["read_financebench"]
 
 log = logging.getLogger(__name__)
+
+
+#: What :func:`read_financebench` expects (named in its errors).
+LAYOUT = (
+    "FinanceBench JSON lines {financebench_id, doc_name, question, answer,"
+    " evidence: [{evidence_text, evidence_page_num}]}"
+)
 
 
 def read_financebench(path: str | Path) -> list[QARecord]:
@@ -53,4 +60,4 @@ def read_financebench(path: str | Path) -> list[QARecord]:
                 ),
             )
         )
-    return records
+    return checked(records, path, LAYOUT)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from align.normalize import Markup
-from align.readers.base import Evidence, EvidenceKind, QARecord, dedupe, read_jsonl
+from align.readers.base import Evidence, EvidenceKind, QARecord, checked, dedupe, read_jsonl
 from docparse.errors import ParseError
 
 __all__ = ["read_generic"]
@@ -46,6 +46,10 @@ def _item(value: Any, page: int | None, path: Path, n: int) -> Evidence:
         kind=cast(EvidenceKind, kind),
         id=str(value["id"]) if value.get("id") is not None else None,
     )
+
+
+#: What :func:`read_generic` expects (named in its errors).
+LAYOUT = 'generic JSON lines {"doc", "question", "evidence": [text or {"text", "page"}]}'
 
 
 def read_generic(path: str | Path) -> list[QARecord]:
@@ -73,4 +77,4 @@ def read_generic(path: str | Path) -> list[QARecord]:
                 qid=str(row.get("id", "")),
             )
         )
-    return records
+    return checked(records, p, LAYOUT)

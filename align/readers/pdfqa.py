@@ -21,6 +21,7 @@ from align.normalize import Markup
 from align.readers.base import (
     Evidence,
     QARecord,
+    checked,
     dedupe,
     read_csv_rows,
     read_json,
@@ -132,6 +133,14 @@ def _table_records(rows: list[dict[str, Any]]) -> list[QARecord]:
     return records
 
 
+#: What :func:`read_pdfqa` expects of a QA JSON list and of a benchmark table (named in errors).
+LAYOUT = (
+    "a pdfQA JSON list of {question, answer, sources, source_text, file_name}"
+    " (with <file_name>.csv beside it for sources without text)"
+)
+LAYOUT_TABLES = "pdfQA benchmark JSON lines {dataset, file_name, question, answer, source_text}"
+
+
 def read_pdfqa(path: str | Path, sources_csv: str | Path | None = None) -> list[QARecord]:
     """Read pdfQA QA data: a per-document QA JSON list (with its sources CSV) or a benchmark JSONL.
 
@@ -140,7 +149,7 @@ def read_pdfqa(path: str | Path, sources_csv: str | Path | None = None) -> list[
     """
     p = Path(path)
     if p.suffix == ".jsonl":
-        return _table_records(read_jsonl(p))
+        return checked(_table_records(read_jsonl(p)), p, LAYOUT_TABLES)
     data = read_json(p)
     if not isinstance(data, list):
         raise ParseError(p, "expected a JSON list of QA records")
@@ -151,4 +160,4 @@ def read_pdfqa(path: str | Path, sources_csv: str | Path | None = None) -> list[
             sources_csv = guess
     if sources_csv is not None:
         sources = read_pdfqa_sources(sources_csv)
-    return _qa_records(data, p, sources)
+    return checked(_qa_records(data, p, sources), p, LAYOUT)

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from align.readers.base import Evidence, QARecord, dedupe, read_json
+from align.readers.base import Evidence, QARecord, checked, dedupe, read_json
 from docparse.errors import ParseError
 
 __all__ = ["read_qasper", "strip_placeholders"]
@@ -147,6 +147,15 @@ def _records(data: Any, path: Path) -> Iterator[QARecord]:
             # FeTaQA/NQ records hold no text evidence to locate; skipped.
 
 
+#: What :func:`read_qasper` expects (named in its errors).
+LAYOUT = (
+    "a UDA bench file {doc_name: [records]} of QASPER (evidence: [{raw_evidence}]),"
+    " FinQA (evidence, program) or TAT-QA (facts) records, or a QASPER release"
+    " {paper_id: {qas: [...]}}; FeTaQA and Natural Questions records carry no"
+    " text evidence and are not read"
+)
+
+
 def read_qasper(path: str | Path, docs: Iterable[str] | None = None) -> list[QARecord]:
     """Read a UDA bench file (QASPER, FinQA or TAT-QA records) or a QASPER release file.
 
@@ -154,4 +163,5 @@ def read_qasper(path: str | Path, docs: Iterable[str] | None = None) -> list[QAR
     """
     p = Path(path)
     keep = set(docs) if docs is not None else None
-    return [r for r in _records(read_json(p), p) if keep is None or r.doc in keep]
+    records = checked(list(_records(read_json(p), p)), p, LAYOUT)
+    return [r for r in records if keep is None or r.doc in keep]

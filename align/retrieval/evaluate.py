@@ -12,10 +12,14 @@ string maps to. It reports
   that could not be located in the chunks counts as not retrieved);
 * how often evidence is split across chunk boundaries and how many chunks
   it takes to cover it;
-* QASPER Evidence-F1 in the official string mode (predicted evidence = the
-  texts of the first ``evidence_k`` chunks, compared exactly with each
-  annotator's evidence strings, max over annotators) and in id mode (the
-  same with chunk ids: each annotator's strings located in the chunks);
+* QASPER Evidence-F1 in string mode (the first ``evidence_k`` chunks are
+  the predicted evidence; an annotator's evidence string is retrieved when a
+  predicted chunk holds it, located with :func:`align.locate`, and a
+  predicted chunk is right when it holds one of them; max over annotators;
+  chunks are never the annotators' paragraphs, so comparing texts for
+  equality, as the official script does on paragraphs, would always give 0)
+  and in id mode (the same with chunk ids: each annotator's strings located
+  in the chunks, every chunk of a split string needed);
 * GaRAGe attribution precision/recall/F1 of the cited passages against the
   gold chunks, where the cited passages are the answer's citations when
   given (``citations``), else the first ``evidence_k`` chunks.
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,18 +241,23 @@ def _score_record(
     by_text = {e.text: e for e in rec.evidence}
     by_text.update({e.raw: e for e in rec.evidence if e.raw})
     located: dict[str, tuple[str, ...]] = {}
+    # Evidence found word for word in several chunks (a repeated figure, or text in
+    # the overlap of two chunks): any of them holds it.
+    either: set[str] = set()
 
     def ids_of(text: str) -> tuple[str, ...]:
         ev = by_text.get(text, Evidence(text))
         if ev.text not in located:
             m = _locate(ev, cs, min_coverage)
-            located[ev.text] = m.unit_ids if m.found else ()
+            located[ev.text] = m.unit_ids if m.found or m.status == "ambiguous" else ()
+            if m.status == "ambiguous":
+                either.add(ev.text)
         return located[ev.text]
 
     ev_chunks = tuple(ids_of(e.text) for e in rec.evidence)
+    any_of = tuple(e.text in either for e in rec.evidence)
     gold = {c for ids in ev_chunks for c in ids}
     ranked = list(retriever(rec.question, cs))
-    text_of = {c.id: c.text for c in cs}
     predicted = ranked[:evidence_k]
     annotators = [list(a) for a in rec.annotator_evidence] or [
         [e.raw or e.text for e in rec.evidence]
@@ -269,24 +278,60 @@ def _score_record(
         ranked=tuple(ranked),
         first_rank=first_rank(ranked, gold),
         hit={k: hit_at_k(ranked, gold, k) for k in ks},
-        recall={k: _evidence_recall(ranked, ev_chunks, k) for k in ks},
+        recall={k: _evidence_recall(ranked, ev_chunks, k, any_of) for k in ks},
         mrr={k: mrr_at_k(ranked, gold, k) for k in ks},
-        evidence_f1=evidence_f1(
-            [text_of[c] for c in predicted],
-            annotators,
-            text_evidence_only=text_evidence_only,
+        evidence_f1=max(
+            _strings_f1(
+                predicted,
+                [s for s in a if not (text_evidence_only and FLOAT_SELECTED in s)],
+                ids_of,
+            )
+            for a in annotators
         ),
         evidence_f1_ids=evidence_f1(predicted, ids_refs),
         attribution=attribution(predicted if cited is None else cited, gold),
     )
 
 
-def _evidence_recall(ranked: Sequence[str], ev_chunks: Sequence[Sequence[str]], k: int) -> float:
-    """Share of evidence pieces whose chunks are all in the first ``k`` (unlocated: 0)."""
+def _strings_f1(
+    predicted: Sequence[str], gold: Sequence[str], ids_of: Callable[[str], tuple[str, ...]]
+) -> float:
+    """F1 of one annotator's evidence strings against the predicted chunks.
+
+    Recall: share of the strings held (at least in part) by a predicted
+    chunk; precision: share of the predicted chunks holding one of them.
+    Both empty scores 1.0, as in :func:`align.retrieval.metrics.paragraph_f1`.
+    """
+    if not gold and not predicted:
+        return 1.0
+    if not gold or not predicted:
+        return 0.0
+    chosen = set(predicted)
+    held = [set(ids_of(s)) for s in gold]
+    recall = sum(1 for h in held if h & chosen) / len(gold)
+    precision = sum(1 for c in predicted if any(c in h for h in held)) / len(predicted)
+    return 0.0 if recall + precision == 0 else 2 * precision * recall / (precision + recall)
+
+
+def _evidence_recall(
+    ranked: Sequence[str],
+    ev_chunks: Sequence[Sequence[str]],
+    k: int,
+    any_of: Sequence[bool] = (),
+) -> float:
+    """Share of evidence pieces whose chunks are all in the first ``k`` (unlocated: 0).
+
+    For a piece flagged in ``any_of`` (it occurs whole in each of its chunks) one suffices.
+    """
     if not ev_chunks:
         return 1.0
     top = set(ranked[:k])
-    return sum(1 for ids in ev_chunks if ids and all(c in top for c in ids)) / len(ev_chunks)
+    flags = list(any_of) + [False] * (len(ev_chunks) - len(any_of))
+    return sum(
+        1
+        for ids, one in zip(ev_chunks, flags, strict=True)
+        if ids and (any if one else all)(c in top for c in ids)
+    ) / len(ev_chunks)
 
 
 def find_document(name: str, docs_dir: str | Path, prefer: str = ".pdf") -> Path | None:
@@ -318,28 +363,40 @@ def evaluate_files(
     prefer: str = ".pdf",
     ks: Sequence[int] = (1, 3, 5, 10),
     evidence_k: int = 1,
+    config: Mapping[str, Any] | None = None,
 ) -> RetrievalReport:
     """Read QA records, parse and chunk each document they name, and :func:`evaluate`.
 
     Documents are looked up in ``docs_dir`` with :func:`find_document`,
-    parsed with :func:`docparse.parse` (``backend`` for PDFs) and cut with
-    :func:`docparse.chunking.chunk` (``chunker``: ``sentence``, ``unit`` or
-    ``section``). Records whose document is not found count as
+    parsed with :func:`docparse.parse` (``backend`` and the parser options
+    ``config`` for PDFs) and cut with :func:`docparse.chunking.chunk`
+    (``chunker``: ``sentence``, ``unit`` or ``section``). A twin format as
+    ``backend`` (``tex``, ``htm``, ...) reads each document's file of that
+    format instead. Records whose document is not found count as
     ``no_document``; a document that fails to parse raises its typed error.
     """
+    from align.evidence import find_document as find_twin
+    from align.evidence import parser_for
     from align.readers import read_qa
     from align.retrieval.retrievers import get_retriever
-    from docparse.api import parse
     from docparse.chunking import chunk
+    from docparse.model import FORMATS
 
     records = read_qa(qa_file, qa_format)
+    twin = backend is not None and backend in FORMATS and backend != "pdf"
     chunks: dict[str, Sequence[ChunkLike]] = {}
     for doc_name in dict.fromkeys(r.doc for r in records):
-        path = find_document(doc_name, docs_dir, prefer)
+        if twin:
+            path = find_twin(docs_dir, doc_name, backend)
+        else:
+            path = find_document(doc_name, docs_dir, prefer)
         if path is None:
             log.warning("no document for %r in %s", doc_name, docs_dir)
             continue
-        doc = parse(path, backend=backend if path.suffix.lower() == ".pdf" else None)
+        if twin or path.suffix.lower() == ".pdf":
+            doc = parser_for(backend, config)(path)
+        else:
+            doc = parser_for(None)(path)
         chunks[doc_name] = chunk(doc, chunker)
     r = get_retriever(retriever) if isinstance(retriever, str) else retriever
     return evaluate(records, chunks, r, ks, evidence_k=evidence_k)

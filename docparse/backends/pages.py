@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Literal
 
 from docparse.config import ParserConfig
 from docparse.errors import ConfigError
-from docparse.model import BBox
+from docparse.model import BBox, PageInfo
+from docparse.ocr.engine import OcrEngineName, OcrMode
 
 if TYPE_CHECKING:
     from docparse.builder import UnitDraft
@@ -36,6 +37,12 @@ class PdfConfig(ParserConfig):
     ``remove_headers``: move running headers/footers and page numbers out of
     the text into ``furniture`` units. ``dehyphenate``: join words broken by
     an end-of-line hyphen when the joined word is a word.
+
+    ``ocr``: ``auto`` reads pages with no text layer (or a text layer of
+    mostly unmapped glyphs) by OCR, ``force`` every page, ``off`` none.
+    ``ocr_engine``: ``rapidocr`` (``pip install 'docparse[ocr]'``) or
+    ``tesseract`` (the ``tesseract-ocr`` package). ``ocr_dpi``: render
+    resolution for OCR; 0 for the engine's own (see :mod:`docparse.ocr`).
     """
 
     tables: bool = True
@@ -43,6 +50,9 @@ class PdfConfig(ParserConfig):
     password: str | None = None
     remove_headers: bool = True
     dehyphenate: bool = True
+    ocr: OcrMode = "auto"
+    ocr_engine: OcrEngineName = "rapidocr"
+    ocr_dpi: int = 0
 
     def __post_init__(self) -> None:
         if self.pages is not None:
@@ -53,6 +63,8 @@ class PdfConfig(ParserConfig):
                 raise ConfigError(
                     None, f"pages={self.pages!r} must be (first, last) with 1 <= first <= last"
                 )
+        if not 0 <= self.ocr_dpi <= 1200:
+            raise ConfigError(None, f"ocr_dpi={self.ocr_dpi!r} must be 0 (engine default) to 1200")
 
 
 # --------------------------------------------------------------------------- page model
@@ -190,6 +202,9 @@ class PageContent:
     page set sideways with ``/Rotate 90`` then reads left to right) and pass
     ``rotation=0``; a backend that only has unrotated coordinates passes the
     page's ``/Rotate``. ``images`` are boxes of raster images.
+    ``unmapped_glyphs`` counts the glyphs whose font maps them to no text; they
+    are already left out of the blocks' and tables' text (see
+    :mod:`docparse.backends.glyphs`).
     """
 
     number: int
@@ -199,6 +214,14 @@ class PageContent:
     blocks: tuple[Block, ...] = ()
     tables: tuple[TableRegion, ...] = ()
     images: tuple[BBox, ...] = ()
+    unmapped_glyphs: int = 0
+
+    @property
+    def n_chars(self) -> int:
+        """Non-space characters of the text layer, unmapped glyphs included."""
+        return self.unmapped_glyphs + sum(
+            len(s.text) - s.text.count(" ") for b in self.blocks for ln in b.lines for s in ln.spans
+        )
 
     @property
     def has_text(self) -> bool:
@@ -229,6 +252,7 @@ class Assembly:
     n_pages: int = 0
     pages_without_text: list[int] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    pages: list[PageInfo] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- tables

@@ -28,6 +28,7 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.backends.table_candidates import (
@@ -593,6 +594,11 @@ class PdfplumberBackend(PdfBackend):
             y_tolerance=config.y_tolerance,
             extra_attrs=["size", "fontname"],
         )
+        unmapped = sum(count_unmapped(str(w["text"])) for w in words)
+        if unmapped:
+            for w in words:
+                w["text"] = strip_unmapped(str(w["text"]))
+            words = [w for w in words if w["text"]]
         blocks = blocks_from_lines(lines_from_words(words))
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
@@ -612,4 +618,5 @@ class PdfplumberBackend(PdfBackend):
             blocks=blocks,
             tables=tables,
             images=images,
+            unmapped_glyphs=unmapped,
         )

@@ -185,15 +185,16 @@ def preflight(path: Path, config: PdfConfig) -> PdfInfo:
 def no_text_layer(path: Path, pages: list[int], n_read: int) -> list[str]:
     """Warn about pages without a text layer; return the flags to set.
 
-    No OCR is attempted and no text is invented: the pages simply produce no
-    units. The document gets ``no_text_layer`` when no page read has text.
+    ``pages`` are those still without text after OCR (off, no engine, or
+    nothing readable on the image): they produce no units. The document gets
+    ``no_text_layer`` when no page read has text.
     """
     if not pages:
         return []
     if len(pages) >= n_read:
         warnings.warn(
             f"{path}: no text layer on any of the {n_read} page(s) read "
-            "(scanned or image-only PDF; OCR is not done)",
+            "(scanned or image-only PDF; OCR was off or found no text)",
             UserWarning,
             stacklevel=3,
         )

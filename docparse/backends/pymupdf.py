@@ -26,6 +26,7 @@ from docparse.backends.base import (
     load_pymupdf,
     open_pymupdf,
 )
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.table_candidates import (
     PageInputs,
     merge_symbol_cells,
@@ -130,20 +131,30 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
         for ln in b.get("lines", ()):
             spans = tuple(
                 TextSpan(
-                    text=str(s.get("text", "")),
+                    text=strip_unmapped(str(s.get("text", ""))),
                     bbox=box(s["bbox"]),
                     size=float(s.get("size", 0.0)),
                     bold=is_bold(s),
                     font=str(s.get("font", "")),
                 )
                 for s in ln.get("spans", ())
-                if str(s.get("text", ""))
+                if strip_unmapped(str(s.get("text", "")))
             )
             if spans and any(s.text.strip() for s in spans):
                 lines.append(Line(spans, box(ln["bbox"])))
         if lines:
             blocks.append(Block(tuple(lines), box(b["bbox"])))
     return tuple(blocks)
+
+
+def unmapped_in_dict(data: dict[str, Any]) -> int:
+    """Glyphs of a ``get_text("dict")`` result that map to no text (U+FFFD)."""
+    return sum(
+        count_unmapped(str(s.get("text", "")))
+        for b in data.get("blocks", ())
+        for ln in b.get("lines", ())
+        for s in ln.get("spans", ())
+    )
 
 
 def _clean_cell(c: Any) -> str:
@@ -515,9 +526,13 @@ class PyMuPDFBackend(PdfBackend):
         rot = _rotator(rotation, float(unrot.width), float(unrot.height))
         data = page.get_text("dict", flags=_TEXT_FLAGS, sort=False)
         blocks = blocks_from_dict(data, rot)
+        unmapped = unmapped_in_dict(data)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
             words = page.get_text("words", flags=_TEXT_FLAGS, sort=False)
+            if unmapped:
+                words = [(*w[:4], strip_unmapped(w[4]), *w[5:]) for w in words]
+                words = [w for w in words if w[4]]
             if rot is not None:
                 words = [_rotated_word(rot, w) for w in words]
             tables = table_regions(tables_of(page, config, words))
@@ -533,6 +548,7 @@ class PyMuPDFBackend(PdfBackend):
             blocks=blocks,
             tables=tables,
             images=images,
+            unmapped_glyphs=unmapped,
         )
         del page
         return content

@@ -75,8 +75,35 @@ class Pypdfium2Config(PdfConfig):
     bold_weight: int = 600
 
 
-def _run_texts(textpage: Any, rects: Sequence[tuple[float, float, float, float]]) -> list[str]:
-    """The text of each run, cut from the page text at the runs' first characters.
+#: How many characters past the previous run's start are looked at for the next run's start.
+_WALK = 400
+
+
+def _first_char(
+    textpage: Any, start: int, rect: tuple[float, float, float, float], n: int
+) -> int | None:
+    """The first character from ``start`` on whose box centre lies in ``rect`` (PDF space).
+
+    PDFium makes its runs from consecutive characters, so walking on from the
+    previous run finds the next run's first character in a few steps;
+    PDFium's own point search (``get_index``) scans the whole page each time.
+    """
+    x0, y0, x1, y1 = rect
+    for k in range(start, min(n, start + _WALK)):
+        left, bottom, right, top = textpage.get_charbox(k)
+        if right <= left and top <= bottom:
+            continue  # a generated space or line break has no box
+        cx, cy = (left + right) / 2, (bottom + top) / 2
+        if x0 - 0.5 <= cx <= x1 + 0.5 and y0 - 0.5 <= cy <= y1 + 0.5:
+            return k
+    return None
+
+
+def _run_texts(
+    textpage: Any, rects: Sequence[tuple[float, float, float, float]]
+) -> tuple[list[str], list[int | None]]:
+    """The text of each run, cut from the page text at the runs' first characters,
+    and the index of each run's first character (``None`` where not found).
 
     Runs follow the page's character order, so the characters from one run's
     first to the next run's first are its text. Reading each rectangle back
@@ -87,8 +114,11 @@ def _run_texts(textpage: Any, rects: Sequence[tuple[float, float, float, float]]
     full = textpage.get_text_range()
     starts: list[int | None] = []
     last = -1
-    for x0, y0, _x1, y1 in rects:
-        index = textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
+    for x0, y0, x1, y1 in rects:
+        index = _first_char(textpage, last + 1, (x0, y0, x1, y1), len(full))
+        if index is None:
+            # Not found walking on (an out-of-order run): ask PDFium, which searches the page.
+            index = textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
         if index is None or index <= last or index >= len(full):
             starts.append(None)
         else:
@@ -107,7 +137,7 @@ def _run_texts(textpage: Any, rects: Sequence[tuple[float, float, float, float]]
             texts.append(textpage.get_text_bounded(*rect))
         else:
             texts.append(full[start : ends[i]])
-    return texts
+    return texts, starts
 
 
 def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int) -> list[TextSpan]:
@@ -120,7 +150,8 @@ def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int
     name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
     flags = ctypes.c_int()
     rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
-    for (x0, y0, x1, y1), raw_text in zip(rects, _run_texts(textpage, rects), strict=True):
+    texts, starts = _run_texts(textpage, rects)
+    for (x0, y0, x1, y1), raw_text, first in zip(rects, texts, starts, strict=True):
         text = raw_text.translate(_PDFIUM_CHARS).strip()
         if not text:
             continue
@@ -128,7 +159,9 @@ def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int
         bold = False
         font = ""
         # The run's first character carries its font.
-        index = textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
+        index = (
+            first if first is not None else textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
+        )
         if index is not None and index >= 0:
             size = float(raw.FPDFText_GetFontSize(handle, index))
             got = raw.FPDFText_GetFontInfo(

@@ -22,12 +22,17 @@ from docparse.model import FORMATS, Document, Format
 __all__ = [
     "ParsedFiles",
     "backend_option",
+    "check_output",
     "config_option",
     "error_text",
     "exit_on_error",
     "format_option",
     "load_document",
+    "nothing_computed",
+    "output_file",
+    "output_folder",
     "parse_options",
+    "split_backend",
 ]
 
 
@@ -49,8 +54,72 @@ backend_option = click.option(
     "--backend",
     "-b",
     default=None,
-    help="PDF backend: pymupdf (default), pdfplumber, unstructured, pymupdf4llm, pypdfium2.",
+    help="PDF backend: pymupdf (default), pdfplumber, unstructured, pymupdf4llm, pypdfium2;"
+    " or a twin format (tex, htm, jats, s2orc, ...) to read that file of the document.",
 )
+
+
+def split_backend(fmt: str | None, backend: str | None) -> tuple[str | None, str | None]:
+    """``(format, backend)`` with a twin format given as ``-b tex`` moved to the format.
+
+    Every command reads ``-b`` the same way: a PDF backend, or the name of
+    the twin format to read.
+    """
+    if backend is not None and backend in FORMATS and backend != "pdf":
+        return fmt or backend, None
+    return fmt, backend
+
+
+def check_output(path: str | None) -> None:
+    """End the command with a one-line error when ``path`` cannot be written.
+
+    Checked before any work: the folder must exist and ``path`` must not be
+    a folder. ``None`` and ``-`` (stdout) always pass.
+    """
+    if path is None or path == "-":
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise click.ClickException(f"cannot write {path}: it is a folder")
+    parent = p.parent
+    if not parent.exists():
+        raise click.ClickException(f"cannot write {path}: folder {parent} does not exist")
+    if not parent.is_dir():
+        raise click.ClickException(f"cannot write {path}: {parent} is a file, not a folder")
+
+
+def output_folder(path: str) -> Path:
+    """The folder ``path``, created if missing; a one-line error when it cannot be."""
+    p = Path(path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise click.ClickException(f"cannot write to {path}: a file is in the way") from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write to {path}: {exc.strerror}") from None
+    return p
+
+
+@contextmanager
+def output_file(path: str | None) -> Iterator[Any]:
+    """A text file open for writing at ``path`` (stdout for None or ``-``).
+
+    A path that cannot be opened ends the command with a one-line error.
+    """
+    check_output(path)
+    try:
+        fh = click.open_file(path or "-", "w", encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror}") from None
+    with fh:
+        yield fh
+
+
+def nothing_computed(message: str) -> None:
+    """End a command that computed nothing (every input failed) with exit status 1."""
+    raise click.ClickException(message)
+
+
 format_option = click.option(
     "--format",
     "fmt",
@@ -98,7 +167,7 @@ def load_document(
     """Parse ``path`` with the ``--format``, ``--backend`` and ``--option`` values given;
     a failure ends the command (see :func:`exit_on_error`)."""
     with exit_on_error():
-        return _parse(path, fmt, backend, config)
+        return _parse(path, *split_backend(fmt, backend), config)
 
 
 class ParsedFiles:
@@ -117,8 +186,7 @@ class ParsedFiles:
         config: dict[str, Any] | None = None,
     ) -> None:
         self.paths = paths
-        self.fmt = fmt
-        self.backend = backend
+        self.fmt, self.backend = split_backend(fmt, backend)
         self.config = config
         self.failed = 0
 

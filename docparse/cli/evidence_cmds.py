@@ -10,10 +10,27 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from align.readers import QA_FORMATS
-from docparse.cli.common import exit_on_error
+from docparse.cli.common import (
+    backend_option,
+    check_output,
+    config_option,
+    exit_on_error,
+    nothing_computed,
+    output_file,
+    parse_options,
+)
 
 if TYPE_CHECKING:
     from align.evidence import QuestionReport
+
+#: ``--qa-format``, the same in every command that reads QA records.
+qa_format_option = click.option(
+    "--qa-format",
+    "qa_format",
+    type=click.Choice(tuple(QA_FORMATS)),
+    default=None,
+    help="QA file format (detected when omitted).",
+)
 
 
 @click.command("evidence")
@@ -25,20 +42,8 @@ if TYPE_CHECKING:
     type=click.Path(exists=True, file_okay=False),
     help="Folder holding the documents (searched recursively by name).",
 )
-@click.option(
-    "--backend",
-    "-b",
-    default="pymupdf",
-    show_default=True,
-    help="PDF backend (pymupdf, pdfplumber, unstructured) or twin format (tex, htm, ...).",
-)
-@click.option(
-    "--format-of-qa",
-    "qa_format",
-    type=click.Choice(tuple(QA_FORMATS)),
-    default=None,
-    help="QA file format (detected when omitted).",
-)
+@backend_option
+@qa_format_option
 @click.option(
     "--min-coverage",
     type=click.FloatRange(0.0, 1.0),
@@ -55,41 +60,57 @@ if TYPE_CHECKING:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(),
     default=None,
     help="Write one JSON line per question here.",
 )
+@config_option
 def evidence_cmd(
     qa_file: str,
     docs_dir: str,
-    backend: str,
+    backend: str | None,
     qa_format: str | None,
     min_coverage: float,
     only_docs: tuple[str, ...],
     output: str | None,
+    options: tuple[str, ...],
 ) -> None:
     """Locate each question's gold evidence in the parse of its document.
 
     Prints per question whether the evidence was found (exact or fuzzy),
-    split across units, partial or missing, with its pages, then a summary
-    per document.
+    split across units, ambiguous, partial or missing, with its pages, then
+    a summary per document. Exits with status 1 when no question could be
+    evaluated (no record, or no document found or parsed).
     """
-    from align.evidence import evidence_report, evidence_summary
+    from align.evidence import evidence_report, evidence_summary, parser_for
     from align.readers import read_qa
 
+    check_output(output)
+    backend = backend or "pymupdf"
     with exit_on_error():
         records = read_qa(qa_file, qa_format)
     if only_docs:
         wanted = set(only_docs)
         records = [r for r in records if r.doc in wanted]
     reports = evidence_report(
-        records, Path(docs_dir), backend, min_coverage=min_coverage, progress=True
+        records,
+        Path(docs_dir),
+        backend,
+        min_coverage=min_coverage,
+        progress=True,
+        parser=parser_for(backend, parse_options(options) or None),
     )
     if output:
-        with open(output, "w", encoding="utf-8") as fh:
+        with output_file(output) as fh:
             for rep in reports:
                 fh.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
     _print(reports, evidence_summary(reports))
+    if not any(rep.error is None for rep in reports):
+        nothing_computed(
+            f"no question of {qa_file} could be evaluated"
+            + ("" if reports else " (no record left)")
+            + f": no document found or parsed in {docs_dir}"
+        )
 
 
 def _print(reports: Sequence[QuestionReport], summary: dict[str, Any]) -> None:
@@ -113,7 +134,17 @@ def _print(reports: Sequence[QuestionReport], summary: dict[str, Any]) -> None:
         )
     console.print(per_q)
     table = Table(title="evidence by document")
-    cols = ("evidence", "exact", "fuzzy", "split", "partial", "missing", "page_ok", "with_page")
+    cols = (
+        "evidence",
+        "exact",
+        "fuzzy",
+        "split",
+        "ambiguous",
+        "partial",
+        "missing",
+        "page_ok",
+        "with_page",
+    )
     table.add_column("doc")
     for col in cols:
         table.add_column(col, justify="right")

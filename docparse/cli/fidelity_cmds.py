@@ -8,15 +8,23 @@ from typing import Any
 
 import click
 
-from docparse.cli.common import exit_on_error
+from docparse.cli.common import (
+    backend_option,
+    check_output,
+    config_option,
+    exit_on_error,
+    nothing_computed,
+    output_file,
+    parse_options,
+)
+from docparse.cli.evidence_cmds import qa_format_option
 from docparse.registry import PDF_BACKENDS
 
 
 def _write_json(data: Any, output: str | None) -> None:
     if output:
-        Path(output).write_text(
-            json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8"
-        )
+        with output_file(output) as fh:
+            fh.write(json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n")
 
 
 def _console() -> Any:
@@ -80,6 +88,14 @@ def print_fidelity(summary: dict[str, Any]) -> None:
             _f(tb["teds"]),
             _f(s["seconds"], 1),
         )
+        if s.get("ocr_pages"):
+            off = s.get("ocr_off", {})
+            table.add_row(
+                f"  OCR: {len(s['ocr_pages'])} page(s), {s['ocr_seconds']:.1f} CPU s; OCR off",
+                _f(off.get("unit_recall")),
+                _f(off.get("word_recall")),
+                *[""] * 9,
+            )
     _console().print(table)
 
 
@@ -102,9 +118,10 @@ def print_fidelity(summary: dict[str, Any]) -> None:
     "Each is scored as one more system named after its file.",
 )
 @click.option("--threshold", default=0.9, show_default=True, help="Similarity for unit recall.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the JSON here.")
+@click.option("-o", "--output", type=click.Path(), help="Write the JSON here.")
 @click.option("--units", is_flag=True, help="Put every twin unit's projection in the JSON.")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write an HTML report.")
+@click.option("--html", "html_path", type=click.Path(), help="Write an HTML report.")
+@config_option
 def fidelity_cmd(
     twin: str,
     pdf: str,
@@ -114,20 +131,33 @@ def fidelity_cmd(
     output: str | None,
     units: bool,
     html_path: str | None,
+    options: tuple[str, ...],
 ) -> None:
     """Score PDF parses against the structured twin (LaTeX, HTML, ...) of the same document.
 
     Other parsers' output (``--parsed X.marker.md --parsed X.docling.json``)
-    is scored in the same table.
+    is scored in the same table. ``-O`` options go to the PDF backends. Exits
+    with status 1 when every backend failed.
     """
     from align.project import fidelity
 
+    check_output(output)
+    check_output(html_path)
     backends = PDF_BACKENDS if backend == "all" else (backend,)
     with exit_on_error():
-        run = fidelity(twin, pdf, backends, parsed=parsed, threshold=threshold)
+        run = fidelity(
+            twin,
+            pdf,
+            backends,
+            parsed=parsed,
+            threshold=threshold,
+            parse_options=parse_options(options) or None,
+        )
         summary = run.summary(units=units)
     print_fidelity(summary)
     _write_json(summary, output)
+    if all("error" in s for s in summary["backends"].values()):
+        nothing_computed(f"every backend failed on {pdf}")
     if html_path:
         from align.report import write_report
 
@@ -177,13 +207,14 @@ def print_retrieval(summary: dict[str, Any]) -> None:
 @click.option(
     "--retriever", default="bm25", show_default=True, type=click.Choice(("bm25", "tfidf"))
 )
-@click.option("--backend", "-b", default=None, help="PDF backend (default pymupdf).")
-@click.option("--qa-format", default=None, help="QA reader (detected when omitted).")
+@backend_option
+@qa_format_option
 @click.option(
     "--evidence-k", default=1, show_default=True, help="Top chunks taken as predicted evidence."
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the JSON here.")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write an HTML report.")
+@click.option("-o", "--output", type=click.Path(), help="Write the JSON here.")
+@click.option("--html", "html_path", type=click.Path(), help="Write an HTML report.")
+@config_option
 def retrieval_cmd(
     qa_file: str,
     docs: str,
@@ -194,10 +225,16 @@ def retrieval_cmd(
     evidence_k: int,
     output: str | None,
     html_path: str | None,
+    options: tuple[str, ...],
 ) -> None:
-    """Retrieval fidelity of chunked documents on QA records with gold evidence."""
+    """Retrieval fidelity of chunked documents on QA records with gold evidence.
+
+    Exits with status 1 when no question could be evaluated (no document found).
+    """
     from align.retrieval import evaluate_files
 
+    check_output(output)
+    check_output(html_path)
     with exit_on_error():
         report = evaluate_files(
             qa_file,
@@ -207,12 +244,17 @@ def retrieval_cmd(
             backend=backend,
             qa_format=qa_format,
             evidence_k=evidence_k,
+            config=parse_options(options) or None,
         )
     data = report.to_dict()
     data["chunker"] = chunker
     data["backend"] = backend
     print_retrieval(data)
     _write_json(data, output)
+    if not data["evaluated"]:
+        nothing_computed(
+            f"no question of {qa_file} could be evaluated: no document found in {docs}"
+        )
     if html_path:
         from align.report import write_report
 

@@ -6,7 +6,14 @@ from collections import Counter
 
 import click
 
-from docparse.cli.common import config_option, exit_on_error, parse_options
+from docparse.cli.common import (
+    config_option,
+    exit_on_error,
+    nothing_computed,
+    output_folder,
+    parse_options,
+)
+from docparse.errors import RunInterruptedError
 from docparse.ingest import Limits, ingest
 
 
@@ -16,7 +23,7 @@ from docparse.ingest import Limits, ingest
     "-o",
     "--out",
     required=True,
-    type=click.Path(file_okay=False),
+    type=click.Path(),
     help="Output folder (docs/, fidelity/, manifest.jsonl).",
 )
 @click.option(
@@ -78,27 +85,37 @@ def ingest_cmd(
 ) -> None:
     """Parse every file under SRC into OUT, resumably, in isolated workers."""
     counts: Counter[str] = Counter()
+    written = 0
+    output_folder(out)
     with exit_on_error():
-        for row in ingest(
-            src,
-            out,
-            backend=backend,
-            workers=workers,
-            twins=twins,  # type: ignore[arg-type]
-            output_format=output_format,  # type: ignore[arg-type]
-            config=parse_options(options) or None,
-            limits=Limits(timeout=timeout, memory_mb=memory_mb),
-            engine=engine,  # type: ignore[arg-type]
-            scheduler=scheduler,
-            progress=progress,
-        ):
-            counts[row.status] += 1
-            if row.status == "error":
-                click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
+        try:
+            for row in ingest(
+                src,
+                out,
+                backend=backend,
+                workers=workers,
+                twins=twins,  # type: ignore[arg-type]
+                output_format=output_format,  # type: ignore[arg-type]
+                config=parse_options(options) or None,
+                limits=Limits(timeout=timeout, memory_mb=memory_mb),
+                engine=engine,  # type: ignore[arg-type]
+                scheduler=scheduler,
+                progress=progress,
+            ):
+                counts[row.status] += 1
+                written += row.output is not None
+                if row.status == "error":
+                    click.echo(f"error: {row.error_class}: {row.error_message}", err=True)
+        except RunInterruptedError as stopped:
+            click.echo(f"Stopped: {stopped}", err=True)
+            # The shell's convention for a process ended by a signal: 128 + its number.
+            raise SystemExit(128 + stopped.signum) from None
     click.echo(
         f"{sum(counts.values())} files: {counts['ok']} ok, {counts['error']} error, "
         f"{counts['skipped']} skipped; manifest: {out}/manifest.jsonl"
     )
+    if counts["error"] and not written:
+        nothing_computed(f"no file could be parsed ({counts['error']} failed)")
 
 
 COMMANDS = [ingest_cmd]

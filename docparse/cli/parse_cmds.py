@@ -15,6 +15,7 @@ from docparse.cli.common import (
     config_option,
     format_option,
     load_document,
+    output_file,
     parse_options,
 )
 from docparse.model import Document
@@ -27,7 +28,7 @@ log = logging.getLogger("docparse")
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(),
     default=None,
     help="Write JSONL here (one document per line); stdout if omitted.",
 )
@@ -43,7 +44,7 @@ def parse_cmd(
 ) -> None:
     """Parse files into documents, one JSON document per line."""
     docs = ParsedFiles(paths, fmt, backend, parse_options(options) or None)
-    with click.open_file(output or "-", "w", encoding="utf-8") as out:
+    with output_file(output) as out:
         for doc in docs:
             out.write(doc.to_json() + "\n")
     if docs.failed:

@@ -6,7 +6,16 @@ import json
 
 import click
 
-from docparse.cli.common import backend_option, config_option, exit_on_error, parse_options
+from docparse.cli.common import (
+    backend_option,
+    check_output,
+    config_option,
+    exit_on_error,
+    nothing_computed,
+    output_file,
+    output_folder,
+    parse_options,
+)
 
 
 @click.command("draw")
@@ -20,7 +29,7 @@ from docparse.cli.common import backend_option, config_option, exit_on_error, pa
     "--output",
     "out_dir",
     required=True,
-    type=click.Path(file_okay=False, writable=True),
+    type=click.Path(),
     help="Folder for the PNG files (created if missing).",
 )
 @click.option("--zoom", default=1.5, show_default=True, help="Pixels per PDF point.")
@@ -43,6 +52,7 @@ def draw_cmd(
     """Draw each unit's box, coloured by kind and labelled with its order, on PNG pages."""
     from docparse.draw import draw_pdf, parse_page_range
 
+    output_folder(out_dir)
     with exit_on_error():
         window = parse_page_range(pages) if pages else None
         written = draw_pdf(
@@ -68,17 +78,37 @@ def draw_cmd(
     help="Backend to run (repeatable); all installed PDF backends by default.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def compare_cmd(pdf: str, backends: tuple[str, ...], as_json: bool) -> None:
-    """Run the PDF backends on one PDF and print their figures side by side."""
-    from docparse.compare import compare_backends, render_table
+@click.option("-o", "--output", type=click.Path(), help="Also write the rows as JSON here.")
+@config_option
+def compare_cmd(
+    pdf: str,
+    backends: tuple[str, ...],
+    as_json: bool,
+    output: str | None,
+    options: tuple[str, ...],
+) -> None:
+    """Run the PDF backends on one PDF and print their figures side by side.
 
-    rows = compare_backends(pdf, list(backends) or None)
+    Exits with status 1 when every backend failed.
+    """
+    from docparse.compare import compare_backends, render_table
+    from docparse.registry import installed_pdf_backends
+
+    names = list(backends) or list(installed_pdf_backends())
+    opts = parse_options(options)
+    check_output(output)
+    rows = compare_backends(pdf, names, config={n: opts for n in names} if opts else None)
+    if output:
+        with output_file(output) as fh:
+            fh.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-        return
-    from rich.console import Console
+    else:
+        from rich.console import Console
 
-    Console().print(render_table(rows, title=pdf))
+        Console().print(render_table(rows, title=pdf))
+    if rows and all(r.get("error") for r in rows):
+        nothing_computed(f"every backend failed on {pdf}")
 
 
 COMMANDS = [draw_cmd, compare_cmd]

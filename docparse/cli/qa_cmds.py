@@ -10,9 +10,13 @@ import click
 from docparse.cli.common import (
     ParsedFiles,
     backend_option,
+    check_output,
+    config_option,
     exit_on_error,
     format_option,
     load_document,
+    output_file,
+    parse_options,
 )
 from docparse.errors import DocparseError
 
@@ -44,12 +48,13 @@ from docparse.errors import DocparseError
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(),
     default=None,
     help="Write JSONL chunks here; stdout if omitted.",
 )
 @backend_option
 @format_option
+@config_option
 def chunk_cmd(
     path: str,
     strategy: str,
@@ -58,21 +63,23 @@ def chunk_cmd(
     output: str | None,
     backend: str | None,
     fmt: str | None,
+    options: tuple[str, ...],
 ) -> None:
     """Chunk a document; one JSON chunk per line (text, unit ids, spans, pages, tokens)."""
     from docparse.chunking import chunk
 
-    doc = load_document(path, fmt, backend)
-    options: dict[str, Any]
+    check_output(output)
+    doc = load_document(path, fmt, backend, parse_options(options) or None)
+    sizes: dict[str, Any]
     if strategy == "sentence":
-        options = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap}
+        sizes = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap}
     else:
-        options = {"max_tokens": chunk_size}
+        sizes = {"max_tokens": chunk_size}
     try:
-        chunks = chunk(doc, strategy, **options)
+        chunks = chunk(doc, strategy, **sizes)
     except (DocparseError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
-    with click.open_file(output or "-", "w", encoding="utf-8") as out:
+    with output_file(output) as out:
         for c in chunks:
             out.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
 
@@ -105,12 +112,13 @@ def chunk_cmd(
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    required=True,
-    help="JSONL file to write.",
+    type=click.Path(),
+    default=None,
+    help="JSONL file to write; stdout if omitted.",
 )
 @backend_option
 @format_option
+@config_option
 def sample_cmd(
     path: str,
     count: int,
@@ -120,18 +128,20 @@ def sample_cmd(
     max_sources: int,
     modality: str | None,
     target: str | None,
-    output: str,
+    output: str | None,
     backend: str | None,
     fmt: str | None,
+    options: tuple[str, ...],
 ) -> None:
     """Draw seed+sources samples for QA generation and write them as JSONL."""
-    from docparse.sampling import sample, write_jsonl
+    from docparse.sampling import sample, samples_jsonl
 
     try:
         target_spec = json.loads(target) if target else None
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="--target") from exc
-    doc = load_document(path, fmt, backend)
+    check_output(output)
+    doc = load_document(path, fmt, backend, parse_options(options) or None)
     with exit_on_error():
         samples = sample(
             doc,
@@ -143,8 +153,9 @@ def sample_cmd(
             seed=seed,
             target=target_spec,
         )
-    n = write_jsonl(samples, output, doc=doc)
-    click.echo(f"{n} samples written to {output}", err=True)
+    with output_file(output) as out:
+        out.write(samples_jsonl(samples, doc=doc))
+    click.echo(f"{len(samples)} samples written to {output or 'stdout'}", err=True)
 
 
 @click.command("stats")
@@ -152,11 +163,18 @@ def sample_cmd(
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @backend_option
 @format_option
-def stats_cmd(paths: tuple[str, ...], as_json: bool, backend: str | None, fmt: str | None) -> None:
+@config_option
+def stats_cmd(
+    paths: tuple[str, ...],
+    as_json: bool,
+    backend: str | None,
+    fmt: str | None,
+    options: tuple[str, ...],
+) -> None:
     """Corpus statistics: documents, units by kind, words and tokens per document type."""
     from docparse.stats import corpus_stats
 
-    docs = ParsedFiles(paths, fmt, backend)
+    docs = ParsedFiles(paths, fmt, backend, parse_options(options) or None)
     stats = corpus_stats(list(docs))
     if as_json:
         click.echo(json.dumps(stats, indent=2, ensure_ascii=False))

@@ -119,3 +119,31 @@ def test_equation_from_elsewhere_is_not_found(pdf_and_twin: tuple[Document, Docu
         r" \frac{\partial \vec{E}}{\partial t} \end{equation}"
     )
     assert not m.found
+
+
+def test_project_reports_equation_units(pdf_and_twin: tuple[Document, Document]) -> None:
+    from align.project import project
+
+    pdf, twin = pdf_and_twin
+    proj = project(twin, pdf)
+    eqs = proj.equations
+    assert len(eqs) == sum(u.kind == "equation" for u in twin.units) == 5
+    assert all(e.similarity >= 0.9 and e.status in ("matched", "split") for e in eqs), eqs
+    summary = proj.summary()["equations"]
+    assert summary["units"] == 5 and summary["located"] == 1.0
+    assert sum(summary["statuses"].values()) == 5
+    # An equation the PDF does not print is missing, not found by its letters.
+    other = project(_twin_with(r"\[ \oint_{\partial\Omega} \omega = \int_\Omega d\omega \]"), pdf)
+    assert other.equations[0].status in ("missing", "partial")
+
+
+def _twin_with(equation: str) -> Document:
+    from docparse.builder import UnitDraft, build_document
+
+    return build_document(
+        path="x.tex",
+        format="tex",
+        backend="tex",
+        doc_id="t",
+        drafts=[UnitDraft("equation", equation)],
+    )

@@ -159,7 +159,7 @@ BM25 & 0.41 & $0.39\pm0.01$ \\
     table = next(u for u in doc.units if u.kind == "table")
     assert table.table is not None
     assert table.table.rows == (
-        ("Model", "F1", ""),
+        ("Model", "F1 [1]", ""),  # the citation prints its number
         ("", "dev", "test"),
         ("BM25", "0.41", "$0.39\\pm0.01$"),
         ("Ours", "0.52", "0.50"),
@@ -537,7 +537,7 @@ Thanks.
         ("title", "T", ()),
         ("abstract", "Short abstract.", ()),
         ("heading", "S", ("S",)),
-        ("paragraph", "Body.", ("S",)),
+        ("paragraph", "Body [1].", ("S",)),
         ("heading", "Acknowledgments", ("Acknowledgments",)),
         ("paragraph", "Thanks.", ("Acknowledgments",)),
     ]

@@ -165,3 +165,24 @@ See Fig.~\ref{f}, Section~\ref{sec:later} and Eq.~\eqref{nowhere}.
     assert latex_to_text(r"Fig.~\ref{f} shows it.", source=main) == "Fig. 1 shows it."
     clean = TexParser().parse(main.with_name("part.tex"))
     assert "unresolved_ref" not in clean.flags
+
+
+def _words(text: str) -> str:
+    # the PDF text layer hyphenates at line ends and prints ligatures and dashes
+    text = text.replace("-\n", "").replace("ﬁ", "fi").replace("ﬂ", "fl")
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def test_compiled_twin_text_equals_the_pdf_text_layer(fixtures_dir: Path) -> None:
+    pymupdf = pytest.importorskip("pymupdf")
+    from docparse.formats.tex import TexParser
+
+    folder = fixtures_dir / "research/compiled-twin"
+    with pymupdf.open(folder / "twin.pdf") as pdf:
+        printed = _words("\n".join(page.get_text() for page in pdf))
+    doc = TexParser().parse(folder / "twin.tex")
+    paragraphs = [u.text for u in doc.units if u.kind in ("paragraph", "caption")]
+    assert len(paragraphs) >= 8
+    found = [p for p in paragraphs if _words(p) in printed]
+    # macros with arguments, \ref and \cite print as the PDF does, word for word
+    assert len(found) / len(paragraphs) >= 0.98, set(paragraphs) - set(found)

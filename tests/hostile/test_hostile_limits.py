@@ -80,11 +80,12 @@ def test_pdfminer_follows_a_long_reference_chain_that_ends() -> None:
     objs += [b"%d 0 R" % (i + 1) for i in range(3, n)]
     objs.append(b"42")
     doc = _pdfminer_document(_assemble_pdf(objs))
-    start = time.monotonic()
+    # CPU time, not wall time: the bound must hold on a loaded machine too.
+    start = time.process_time()
     for objid in range(3, n + 1, 7):
         assert resolve1(PDFObjRef(doc, objid)) == 42
     # Each link is walked once per document, not once per look-up (2000^2 would be seconds).
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
 
 
 @pytest.mark.timeout(120)
@@ -180,7 +181,8 @@ def test_time_limit_kept_when_a_library_swallows_it(tmp_path: Path) -> None:
     start = time.monotonic()
     with pytest.raises(ParseTimeoutError), _time_limit(path, 0.2), TimeLimitKept():
         swallowing_library()
-    assert time.monotonic() - start < 3
+    # Far below the 22 s the library would run unlimited, with room for a loaded machine.
+    assert time.monotonic() - start < 10
 
 
 @pytest.mark.timeout(30)

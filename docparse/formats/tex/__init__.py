@@ -147,6 +147,7 @@ def latex_to_text(fragment: str, *, source: str | Path | None = None) -> str:
             conv.env_macros.update(doc.env_macros)
             conv.ref_labels = doc.ref_labels
             conv.autonames, conv.crefnames = doc.autonames, doc.crefnames
+            conv.bibliography = doc.bibliography
     try:
         nodes = _walk_source(_prepare(fragment, conv.env_macros))
         drafts = conv.run(nodes, fragment=True)

@@ -239,6 +239,12 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "Citealp": "*[[{",
         "Citeauthor": "*[[{",
         "citeN": "[{",
+        "onlinecite": "*[[{",
+        # definitions read like \newcommand: star, name, [n args], [default], body
+        "DeclareRobustCommand": "*{[[{",
+        "newrobustcmd": "*{[[{",
+        "renewrobustcmd": "*{[[{",
+        "providerobustcmd": "*{[[{",
         "shortcite": "[{",
         "fontsize": "{{",
         "linespread": "{",
@@ -493,7 +499,7 @@ def _walk_source(text: str) -> list[lw.LatexNode]:
 
 
 _ENV_MACRO_DEF = re.compile(
-    r"\\(?:(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([A-Za-z@]+)\s*\}|\\([A-Za-z@]+))"
+    r"\\(?:(?:(?:re|provide)?newcommand|DeclareRobustCommand|(?:re|provide)?newrobustcmd)\*?\s*(?:\{\s*\\([A-Za-z@]+)\s*\}|\\([A-Za-z@]+))"
     r"|\\[gex]?def\s*\\([A-Za-z@]+))\s*\{"
 )
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pylatexenc import latexwalker as lw
 
 from docparse.builder import UnitDraft
+from docparse.formats.tex.citations import read_bibliography
 from docparse.formats.tex.expansion import ExpansionMixin
 from docparse.formats.tex.inputs import InputsMixin
 from docparse.formats.tex.macros import MacrosMixin
@@ -305,8 +306,10 @@ class Converter(MacrosMixin, ExpansionMixin, InputsMixin, ConverterBase):
             self.drafts.append(UnitDraft(kind="title", text=self.title, raw=self._title_raw))
 
     def number_references(self, text: str) -> None:
-        """Number every ``\\label`` of the document (``text`` and its inputs)."""
-        self.ref_labels, self.autonames, self.crefnames = number_labels(self.flat_source(text))
+        """Number every ``\\label`` and citation of the document (``text`` and its inputs)."""
+        flat = self.flat_source(text)
+        self.ref_labels, self.autonames, self.crefnames = number_labels(flat)
+        self.bibliography = read_bibliography(flat, self.root_file)
 
     def run(self, nodes: list[lw.LatexNode], *, fragment: bool) -> list[UnitDraft]:
         if not self.prescanned:

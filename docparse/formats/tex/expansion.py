@@ -24,10 +24,13 @@ from docparse.formats.tex.walker import ConverterBase
 
 def _substitute(body: str, args: list[str]) -> str:
     def repl(m: re.Match[str]) -> str:
+        if m.group(1) == "#":
+            # ``##1`` in a body is the ``#1`` of a macro the body defines
+            return "#"
         k = int(m.group(1)) - 1
         return args[k] if 0 <= k < len(args) else ""
 
-    return re.sub(r"#([1-9])", repl, body)
+    return re.sub(r"#([1-9#])", repl, body)
 
 
 class ExpansionMixin(ConverterBase):
@@ -66,6 +69,20 @@ class ExpansionMixin(ConverterBase):
                 self.prescan(node.nodelist)
             i += 1
 
+    def _define_at(self, nodes: list[lw.LatexNode], i: int) -> int:
+        """A definition met while walking the text (in the body, or made by a
+        macro's expansion): it takes effect from here and prints nothing."""
+        node = nodes[i]
+        assert isinstance(node, lw.LatexMacroNode)
+        self._raw(_node_verbatim(node))
+        if str(node.macroname) in _NEWCMD:
+            self._define_newcommand(node)
+            return i + 1
+        last = self._define_def(nodes, i)
+        for k in range(i + 1, last + 1):
+            self._raw(_node_verbatim(nodes[k]))
+        return last + 1
+
     def _define_newcommand(self, node: lw.LatexMacroNode) -> None:
         args = _args(node)
         # spec "*{[[{": star, name, n_args, default, body
@@ -79,6 +96,8 @@ class ExpansionMixin(ConverterBase):
             digits = re.sub(r"\D", "", _group_body(args[2]))
             n_args = int(digits) if digits else 0
         default = _group_body(args[3]) if args[3] is not None else None
+        if str(node.macroname).startswith("provide") and name in self.macros:
+            return  # \providecommand never replaces a definition
         self.macros[name] = _Macro(name, min(n_args, 9), default, _group_body(args[4]))
 
     def _define_def(self, nodes: list[lw.LatexNode], i: int) -> int:

@@ -31,6 +31,7 @@ from docparse.formats.tex.vocabulary import (
     _DIMEN_MACROS,
     _DROP_MACROS,
     _INPUT_NAMES,
+    _NEWCMD,
     _REF_NAMES,
     _SECTION_LEVELS,
     _SENTINEL,
@@ -95,6 +96,12 @@ class MacrosMixin(ConverterBase):
         if isinstance(simplify, str) and "%" not in simplify:
             self._text(simplify)
             return i + 1
+        return self._unknown_macro(nodes, i, spec is None)
+
+    def _unknown_macro(self, nodes: list[lw.LatexNode], i: int, unspecified: bool) -> int:
+        """A macro with no meaning here: a cross-reference's number, else its text."""
+        node = _macro_node(nodes, i)
+        name = str(node.macroname)
         if (
             name.endswith("ref")
             and not _args(node)
@@ -115,6 +122,16 @@ class MacrosMixin(ConverterBase):
                 self._text(" ")
             self.walk([arg])
         self.raw_on = saved
+        if unspecified and not _args(node):
+            # a macro nobody here defines (from a package or class): the
+            # braced groups right after it are its arguments, each its text
+            j = i + 1
+            while j < len(nodes) and isinstance(nodes[j], lw.LatexGroupNode):
+                if j > i + 1:
+                    self._text(" ")
+                self._node(nodes, j)
+                j += 1
+            return j
         return i + 1
 
     def _m_section(self, nodes: list[lw.LatexNode], i: int) -> int:
@@ -209,13 +226,17 @@ class MacrosMixin(ConverterBase):
         verbatim = _node_verbatim(node)
         self._raw(verbatim)
         arg = _last_mandatory(node)
-        notes = " ".join(
-            clean_text(_group_body(a)) for a in _optional(node) if a is not None
-        ).strip()
-        for key in _group_body(arg).split(","):
-            if key.strip():
-                self.buf.annotations.append(Annotation("cite", key.strip(), notes))
-        self._text(_SENTINEL)
+        given = [clean_text(self._render_nodes([a])) for a in _optional(node) if a is not None]
+        notes = " ".join(given).strip()
+        keys = [k.strip() for k in _group_body(arg).split(",") if k.strip()]
+        self.buf.annotations.extend(Annotation("cite", key, notes) for key in keys)
+        name = str(node.macroname)
+        text = None
+        if self.bibliography is not None and keys and name not in ("nocite", "footcite"):
+            text = self.bibliography.render(name, keys, given)
+            if text is None:
+                self.flags.add("unresolved_cite")
+        self._text(text if text else _SENTINEL)
         return i + 1
 
     def _m_ref(self, nodes: list[lw.LatexNode], i: int) -> int:
@@ -415,7 +436,8 @@ class MacrosMixin(ConverterBase):
             return i + 1
         chars = str(nodes[i + 1].chars)
         self._raw(chars)
-        m = re.match(r"\s*(?:'([0-7]+)|\"([0-9A-Fa-f]+)|(\d+))", chars)
+        # TeX ends the number at its first space and consumes that space
+        m = re.match(r"\s*(?:'([0-7]+)|\"([0-9A-Fa-f]+)|(\d+)) ?", chars)
         if m:
             code = (
                 int(m.group(1), 8)
@@ -495,6 +517,11 @@ def _macro_node(nodes: list[lw.LatexNode], i: int) -> lw.LatexMacroNode:
     return node
 
 
+def _define(conv: MacrosMixin, nodes: list[lw.LatexNode], i: int) -> int:
+    """``\\newcommand``/``\\def`` in the text: defined from here on, no text."""
+    return conv._define_at(nodes, i)
+
+
 def _skip(conv: MacrosMixin, nodes: list[lw.LatexNode], i: int) -> int:
     """Macros that print nothing and whose arguments are not text."""
     return i + 1
@@ -524,6 +551,7 @@ _MACRO_HANDLERS: dict[str, _Handler] = _handler_table(
         (("keywords", "software"), MacrosMixin._m_keywords),
         (("item",), MacrosMixin._m_item),
         (("par",), MacrosMixin._m_par),
+        (_NEWCMD | {"def", "gdef", "edef", "xdef"}, _define),
         (_CITE_NAMES, MacrosMixin._m_cite),
         (_REF_NAMES, MacrosMixin._m_ref),
         (("label",), MacrosMixin._m_label),

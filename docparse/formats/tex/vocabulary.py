@@ -141,7 +141,9 @@ _SECTION_LEVELS: dict[str, int] = {
 }
 
 
-_CITE = re.compile(r"^(?:[Cc]ite\w*|[Pp]arencite|[Tt]extcite|[Aa]utocite|[Ff]ootcite|nocite)$")
+_CITE = re.compile(
+    r"^(?:[Cc]ite\w*|[Pp]arencite|[Tt]extcite|[Aa]utocite|[Ff]ootcite|nocite|onlinecite)$"
+)
 
 
 _CITE_NAMES = frozenset(
@@ -168,6 +170,7 @@ _CITE_NAMES = frozenset(
         "nocite",
         "citeN",
         "shortcite",
+        "onlinecite",
     }
 )
 
@@ -218,7 +221,16 @@ _BIB_NAMES = frozenset(
 
 
 _NEWCMD = frozenset(
-    {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand", "newcommand*"}
+    {
+        "newcommand",
+        "renewcommand",
+        "providecommand",
+        "DeclareRobustCommand",
+        "newcommand*",
+        "newrobustcmd",
+        "renewrobustcmd",
+        "providerobustcmd",
+    }
 )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from pylatexenc import latexwalker as lw
 
 from docparse.builder import UnitDraft
+from docparse.formats.tex.citations import Bibliography
 from docparse.formats.tex.config import TexConfig
 from docparse.formats.tex.nodes import _Buf, _finish_text, _Float, _Macro, _node_verbatim
 from docparse.formats.tex.numbering import LabelTarget
@@ -60,6 +61,8 @@ class ConverterBase(ABC):
         self.autonames: dict[str, str] = {}
         self.crefnames: dict[str, tuple[str, str]] = {}
         self.warned: set[str] = set()
+        # citation style and markers (None: a fragment without its document)
+        self.bibliography: Bibliography | None = None
 
     @property
     def buf(self) -> _Buf:
@@ -236,6 +239,9 @@ class ConverterBase(ABC):
 
     @abstractmethod
     def _expand(self, nodes: list[lw.LatexNode], i: int) -> int: ...
+
+    @abstractmethod
+    def _define_at(self, nodes: list[lw.LatexNode], i: int) -> int: ...
 
     @abstractmethod
     def _resolve_input(self, name: str, current: Path | None) -> Path | None: ...

@@ -1,0 +1,279 @@
+"""OCR: which pages are read, how OCR lines become page records and units.
+
+Most tests use a fake engine (fixed lines), so they run without any OCR engine
+installed; the ones that run rapidocr or tesseract skip without them.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+import docparse
+from docparse.backends.pages import Block, Line, PageContent, PdfConfig, TextSpan
+from docparse.errors import ConfigError, MissingDependencyError
+from docparse.model import BBox, Document, Provenance
+from docparse.ocr import engine as engine_mod
+from docparse.ocr.engine import OcrEngine, OcrLine, OcrWord
+from docparse.ocr.pages import needs_ocr, ocr_records, page_content, skew
+from docparse.ocr.rapidocr import split_words
+from docparse.ocr.scan import ScanStyle, rasterize
+from docparse.ocr.tesseract import parse_tsv
+
+
+def _page(text: str) -> PageContent:
+    span = TextSpan(text, BBox(72, 72, 300, 84), 10.0)
+    line = Line((span,), span.bbox)
+    return PageContent(1, 612, 792, blocks=(Block((line,), span.bbox),))
+
+
+def test_needs_ocr_by_mode_and_text_layer() -> None:
+    empty = PageContent(1, 612, 792)
+    text = _page("A page with a real text layer.")
+    broken = _page("\ufffd\ufffd\ufffd\ue001\ue002 ab")
+    assert needs_ocr(empty, "auto") and needs_ocr(broken, "auto")
+    assert not needs_ocr(text, "auto")
+    assert needs_ocr(text, "force")
+    assert not needs_ocr(empty, "off")
+
+
+def test_ocr_options_are_validated() -> None:
+    from docparse.config import resolve_config
+
+    with pytest.raises(ConfigError):
+        resolve_config(PdfConfig, {"ocr": "sometimes"})
+    with pytest.raises(ConfigError):
+        resolve_config(PdfConfig, {"ocr_engine": "easyocr"})
+    with pytest.raises(ConfigError):
+        PdfConfig(ocr_dpi=5000)
+    assert PdfConfig().ocr == "auto" and PdfConfig().ocr_engine == "rapidocr"
+
+
+def test_split_words_cuts_at_spaces_and_wide_gaps() -> None:
+    chars = [*"ab cd", "e", "f"]
+    boxes = [(0, 0, 8, 20), (9, 0, 17, 20), (18, 0, 22, 20), (23, 0, 31, 20), (32, 0, 40, 20)]
+    boxes += [(52, 0, 60, 20), (61, 0, 69, 20)]  # a 12 px gap on a 20 px line: a space
+    words = split_words(chars, boxes, [0.9] * 7, 20.0)
+    assert [w.text for w in words] == ["ab", "cd", "ef"]
+    assert words[2].box == (52, 0, 69, 20)
+    cjk = split_words(
+        list("中文字"), [(0, 0, 10, 20), (20, 0, 30, 20), (31, 0, 40, 20)], [1] * 3, 20
+    )
+    assert [w.text for w in cjk] == ["中文字"]
+
+
+def test_tesseract_tsv_lines() -> None:
+    head = "\t".join(
+        [
+            "level",
+            "page_num",
+            "block_num",
+            "par_num",
+            "line_num",
+            "word_num",
+            "left",
+            "top",
+            "width",
+            "height",
+            "conf",
+            "text",
+        ]
+    )
+    rows = [
+        "5\t1\t1\t1\t1\t1\t10\t10\t40\t12\t96.5\tHello",
+        "5\t1\t1\t1\t1\t2\t55\t10\t40\t12\t91\tworld",
+        "4\t1\t1\t1\t2\t0\t10\t30\t40\t12\t-1\t",
+        "5\t1\t1\t1\t2\t1\t10\t30\t40\t12\t80\tNext",
+    ]
+    lines = parse_tsv("\n".join([head, *rows]))
+    assert [ln.text for ln in lines] == ["Hello world", "Next"]
+    assert lines[0].box == (10, 10, 95, 22)
+    assert lines[0].words[0].confidence == pytest.approx(0.965)
+
+
+def _line(text: str, x: float, y: float, h: float = 20.0, angle: float = 0.0) -> OcrLine:
+    words = []
+    for i, t in enumerate(text.split()):
+        x0 = x + i * 60
+        dy = -math.tan(angle) * (x0 - x)
+        words.append(OcrWord(t, (x0, y + dy, x0 + 50, y + dy + h), 0.9))
+    box = (
+        words[0].box[0],
+        min(w.box[1] for w in words),
+        words[-1].box[2],
+        max(w.box[3] for w in words),
+    )
+    return OcrLine(tuple(words), box, h, angle)
+
+
+def test_page_content_levels_skew_and_keeps_paragraph_lines_together() -> None:
+    angle = math.radians(1.5)
+    lines = [
+        _line("one two three four five six seven", 100, 200 + 30 * i, angle=angle) for i in range(6)
+    ]
+    assert skew(lines) == pytest.approx(angle)
+    page, words = page_content(1, lines, 2.0, (1200, 1600), 0)
+    assert len(page.blocks) == 1 and len(page.blocks[0].lines) == 6
+    assert page.blocks[0].lines[0].text == "one two three four five six seven"
+    assert len(words) == 42 and page.width == 600 and page.rotation == 0
+
+
+def test_page_content_of_a_turned_page_maps_back_to_the_displayed_page() -> None:
+    # Read upright after one counter-clockwise quarter turn of a landscape image.
+    page, words = page_content(1, [_line("upright text here", 100, 100)], 2.0, (800, 1000), 1)
+    assert page.rotation == 90 and (page.width, page.height) == (400, 500)
+    first = words[0][0]  # (50, 50, 75, 60) upright -> displayed (500 - 60, 50, 500 - 50, 75)
+    assert (first.x0, first.y0, first.x1, first.y1) == (440, 50, 450, 75)
+
+
+class FakeEngine(OcrEngine):
+    """Reads every page as the same two paragraphs."""
+
+    name = "fake"
+    dpi = 72
+
+    def recognize(self, image: object) -> list[OcrLine]:
+        out = [_line("Scanned Heading", 72, 60, h=18)]
+        out += [_line("the body text of a scanned page", 72, 100 + 14 * i, h=10) for i in range(3)]
+        return out
+
+
+@pytest.fixture
+def fake_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine_mod._ENGINES, "rapidocr", FakeEngine())
+
+
+def _mixed_pdf(path: Path) -> Path:
+    """Page 1 text, page 2 an image only (a scan), page 3 text."""
+    doc = pymupdf.open()
+    for n in range(3):
+        page = doc.new_page()
+        if n == 1:
+            pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 40), False)
+            pix.set_rect(pix.irect, (120, 120, 120))
+            page.insert_image(pymupdf.Rect(72, 72, 372, 272), pixmap=pix)
+        else:
+            page.insert_text((72, 100), f"Text layer page {n + 1} says something.", fontsize=11)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+@pytest.mark.usefixtures("fake_engine")
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_auto_ocrs_exactly_the_scanned_page(tmp_path: Path, backend: str) -> None:
+    path = _mixed_pdf(tmp_path / "mixed.pdf")
+    with ocr_records() as records:
+        doc = docparse.parse(path, backend=backend)
+    assert doc.ocr_pages == (2,) and [r.page for r in records] == [2]
+    ocr_units = [u for u in doc.units if u.page == 2]
+    assert ocr_units and all(u.provenance[0].source == "ocr" for u in ocr_units)
+    assert all(u.provenance[0].confidence == pytest.approx(0.9) for u in ocr_units)
+    assert any("the body text of a scanned page" in u.text for u in ocr_units)
+    text_units = [u for u in doc.units if u.page != 2]
+    assert all(
+        p.source == "text_layer" and p.confidence is None for u in text_units for p in u.provenance
+    )
+    off = docparse.parse(path, backend=backend, config={"ocr": "off"})
+    assert off.ocr_pages == () and [u.text for u in off.units] == [u.text for u in text_units]
+    forced = docparse.parse(path, backend=backend, config={"ocr": "force"})
+    assert forced.ocr_pages == (1, 2, 3)
+
+
+@pytest.mark.usefixtures("fake_engine")
+def test_ocr_provenance_round_trips_through_json(tmp_path: Path) -> None:
+    doc = docparse.parse(_mixed_pdf(tmp_path / "mixed.pdf"))
+    again = Document.from_json(doc.to_json())
+    assert again == doc
+    assert Provenance.from_dict({"page": 1, "bbox": None}).source == "text_layer"
+
+
+def test_missing_engine_warns_in_auto_and_raises_in_force(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing(name: str) -> OcrEngine:
+        raise MissingDependencyError("the rapidocr OCR engine", "pip install 'docparse[ocr]'")
+
+    monkeypatch.setattr("docparse.ocr.pages.load_engine", missing)
+    path = _mixed_pdf(tmp_path / "mixed.pdf")
+    with pytest.warns(UserWarning, match=r"pip install 'docparse\[ocr\]'"):
+        doc = docparse.parse(path)
+    assert doc.ocr_pages == () and "no_text_layer:pages=2" in doc.flags
+    with pytest.raises(MissingDependencyError, match=r"pip install 'docparse\[ocr\]'"):
+        docparse.parse(path, config={"ocr": "force"})
+
+
+def test_rasterize_writes_image_only_pages(tmp_path: Path) -> None:
+    src = _mixed_pdf(tmp_path / "mixed.pdf")
+    out = rasterize(src, tmp_path / "scan.pdf", ScanStyle(dpi=50, skew=1.5, noise=8, jpeg=60))
+    with pymupdf.open(out) as doc:
+        assert doc.page_count == 3
+        assert all(not p.get_text().strip() and p.get_images() for p in doc)
+        assert doc[0].rect == pymupdf.open(src)[0].rect
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ocr"
+
+
+def _needs(engine: str) -> None:
+    import importlib.util
+    import shutil
+
+    if engine == "rapidocr" and importlib.util.find_spec("rapidocr_onnxruntime") is None:
+        pytest.skip("rapidocr is not installed (pip install 'docparse[ocr]')")
+    if engine == "tesseract" and shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed (apt-get install tesseract-ocr tesseract-ocr-eng)")
+
+
+@pytest.mark.parametrize(
+    ("scan", "engine", "min_recall", "rotation"),
+    [
+        ("pmlr-intro-200dpi.pdf", "rapidocr", 0.95, 0),
+        ("pmlr-intro-degraded.pdf", "rapidocr", 0.9, 0),
+        ("pmlr-intro-turned.pdf", "rapidocr", 0.95, 90),
+        ("pmlr-intro-200dpi.pdf", "tesseract", 0.9, 0),
+    ],
+)
+def test_scan_reads_like_its_text_layer(
+    scan: str, engine: str, min_recall: float, rotation: int
+) -> None:
+    from align.project import project
+
+    _needs(engine)
+    gold = docparse.parse(FIXTURES / "pmlr-intro-text.pdf", config={"ocr": "off"})
+    with ocr_records() as records:
+        doc = docparse.parse(FIXTURES / scan, config={"ocr_engine": engine})
+    assert [r.rotation for r in records] == [rotation]
+    proj = project(gold, doc)
+    assert proj.word_recall() >= min_recall, [u.text for u in doc.units]
+    if engine == "rapidocr":
+        # The same structure: a heading found by its bold strokes, then the paragraphs.
+        assert [u.kind for u in doc.units] == [u.kind for u in gold.units]
+    assert all(p.source == "ocr" and p.confidence for u in doc.units for p in u.provenance)
+    # Boxes are on the displayed page, inside it.
+    with pymupdf.open(FIXTURES / scan) as pdf:
+        width = pdf[0].rect.width
+    assert all(0 <= u.bbox.x0 < u.bbox.x1 <= width + 1 for u in doc.units if u.bbox)
+
+
+def test_ocr_page_table_next_to_its_caption() -> None:
+    def cell(text: str, x: float, y: float) -> OcrLine:
+        return OcrLine(
+            (OcrWord(text, (x, y, x + 12 * len(text), y + 20), 0.9),),
+            (x, y, x + 12 * len(text), y + 20),
+            20,
+        )
+
+    lines = [_line("Table 1: Scores of the models", 450, 100)]  # centred: both columns
+    for i, (a, b) in enumerate(
+        [("Model", "F1"), ("BM25", "0.41"), ("Dense", "0.57"), ("Hybrid", "0.62")]
+    ):
+        lines += [cell(a, 300, 140 + 30 * i), cell(b, 700, 140 + 30 * i)]
+    page, _ = page_content(1, lines, 2.0, (1224, 1584), 0)
+    assert [t.rows for t in page.tables] == [
+        (("Model", "F1"), ("BM25", "0.41"), ("Dense", "0.57"), ("Hybrid", "0.62"))
+    ]
+    assert page_content(1, lines, 2.0, (1224, 1584), 0, tables=False)[0].tables == ()
