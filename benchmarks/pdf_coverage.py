@@ -8,7 +8,8 @@ sides the same way: NFKC (ligatures), line-end hyphenation joined in the
 pdftotext text, hyphens removed inside words, punctuation stripped, lower case.
 
 Leaks: from pdftotext's pages, the first and last non-empty lines that repeat
-(digits normalised, letters required) on at least three pages, or are lone
+(digits normalised, letters required, captions such as ``Table 3`` left out:
+they are content) on at least three pages, or are lone
 numbers following the page index with one constant offset, are
 running headers/footers. For each page, such a line is a leak when the
 content units on that page contain it more often than the rest of the page's
@@ -40,6 +41,9 @@ FOLDERS = ("research", "s2orc", "financial", "csv_tables", "books", "qa_evidence
 _PUNCT = re.compile(r"[^\w]+", re.UNICODE)
 _HYPH = re.compile(r"[-\u2010\u2011\u00ad]\s*\n\s*")
 
+
+#: A caption that opens a page ("Table 3") repeats with its number but is content.
+_CAPTION = re.compile(r"^(?:table|tab\.|figure|fig\.|exhibit|chart)\s*\S{1,6}\s*[.:]?$", re.I)
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf"]
@@ -120,7 +124,12 @@ def running_lines(pages: list[str]) -> dict[int, list[str]]:
             x
             for x in edge
             if page_number(i, x)
-            or (counts[_key(x)] >= 3 and len(x) > 3 and any(c.isalpha() for c in x))
+            or (
+                counts[_key(x)] >= 3
+                and len(x) > 3
+                and any(c.isalpha() for c in x)
+                and not _CAPTION.match(x)
+            )
         ]
         if keep:
             out[i] = keep

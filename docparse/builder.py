@@ -16,6 +16,7 @@ from docparse.model import (
     Annotation,
     Document,
     Format,
+    PageInfo,
     Provenance,
     Reference,
     SourceUnit,
@@ -121,6 +122,7 @@ def build_document(
     references: Sequence[Reference] = (),
     flags: Sequence[str] = (),
     doc_id: str | None = None,
+    pages: Sequence[PageInfo] = (),
 ) -> Document:
     """Finish drafts into a document.
 
@@ -187,4 +189,5 @@ def build_document(
         n_pages=n_pages,
         references=tuple(references),
         flags=tuple(flags),
+        pages=tuple(pages),
     )

@@ -418,6 +418,35 @@ class SourceUnit:
 
 
 @dataclass(frozen=True, slots=True)
+class PageInfo:
+    """Facts about one page of a PDF's text layer, as the backend read it.
+
+    ``n_chars`` counts the non-space characters the page's text layer gave
+    (unmapped glyphs included); ``n_unmapped`` the glyphs whose font maps
+    them to no Unicode text (PyMuPDF's U+FFFD, pdfminer's ``(cid:N)``),
+    which are left out of every unit's text. A page whose text layer is
+    mostly unmapped (see :attr:`unmapped_fraction`) reads as garbage and is
+    a candidate for OCR.
+    """
+
+    page: int
+    n_chars: int = 0
+    n_unmapped: int = 0
+
+    @property
+    def unmapped_fraction(self) -> float:
+        """Share of the page's glyphs that map to no text (0.0 on an empty page)."""
+        return self.n_unmapped / self.n_chars if self.n_chars else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"page": self.page, "n_chars": self.n_chars, "n_unmapped": self.n_unmapped}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PageInfo:
+        return cls(int(d["page"]), int(d.get("n_chars", 0)), int(d.get("n_unmapped", 0)))
+
+
+@dataclass(frozen=True, slots=True)
 class Document:
     """A parsed document: metadata plus its units in reading order.
 
@@ -426,7 +455,8 @@ class Document:
     (``pymupdf``, ``pdfplumber``, ``unstructured`` for PDFs; the format name
     for twins). ``flags`` records conditions a user should know about, such
     as ``no_text_layer``, or ``ocr:pages=1,4`` for the pages whose text was
-    recognised by OCR (see :attr:`ocr_pages`).
+    recognised by OCR (see :attr:`ocr_pages`). ``pages`` holds one
+    :class:`PageInfo` per page read (PDFs only; empty for twins).
 
     Example record::
 
@@ -446,6 +476,7 @@ class Document:
     n_pages: int | None = None
     references: tuple[Reference, ...] = ()
     flags: tuple[str, ...] = ()
+    pages: tuple[PageInfo, ...] = ()
 
     @property
     def n_words(self) -> int:
@@ -488,6 +519,7 @@ class Document:
             "units": [u.to_dict() for u in self.units],
             "references": [r.to_dict() for r in self.references],
             "flags": list(self.flags),
+            **({"pages": [p.to_dict() for p in self.pages]} if self.pages else {}),
         }
 
     @classmethod
@@ -507,6 +539,7 @@ class Document:
             n_pages=d.get("n_pages"),
             references=tuple(Reference.from_dict(r) for r in d.get("references", ())),
             flags=tuple(d.get("flags", ())),
+            pages=tuple(PageInfo.from_dict(p) for p in d.get("pages", ())),
         )
 
     def to_markdown(self, *, furniture: bool = False, page_markers: bool = False) -> str:

@@ -100,6 +100,18 @@ class PdfBackend(ABC):
         """One :class:`PageContent` per page of ``info.page_indices``, in order,
         releasing the library's page objects as it goes."""
 
+    def document_title(self, path: Path, config: Any, info: PdfInfo) -> str | None:
+        """The title on page 1, for a parse of a page range that starts later.
+
+        The title describes the document, not the pages read, so page 1 is
+        read (text only) as a full parse would read it.
+        """
+        import dataclasses
+
+        first = dataclasses.replace(config, pages=(1, 1), tables=False)
+        one = PdfInfo(info.n_pages, 0, 1)
+        return assemble(self.iter_pages(path, first, one), first, path=path).title
+
     def parse(self, path: Path, config: Any) -> Document:
         """Parse ``path`` into a document (see the module docstring)."""
         from docparse.ocr.pages import OcrPass
@@ -110,6 +122,7 @@ class PdfBackend(ABC):
             ocr = OcrPass(path, config)
             result = assemble(ocr.pages(self.iter_pages(path, config, info)), config, path=path)
             ocr.mark(result.drafts)
+            title = result.title if info.first == 0 else self.document_title(path, config, info)
             flags = list(result.flags) + ocr.flags()
             flags += no_text_layer(path, result.pages_without_text, info.last - info.first)
             return build_document(
@@ -117,7 +130,8 @@ class PdfBackend(ABC):
                 format="pdf",
                 backend=self.name,
                 drafts=result.drafts,
-                title=result.title,
+                title=title,
                 n_pages=info.n_pages,
                 flags=flags,
+                pages=result.pages,
             )

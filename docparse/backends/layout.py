@@ -31,28 +31,37 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from docparse.backends.footnotes import mark_footnotes
+from docparse.backends.furniture import body_font, mark_furniture
+from docparse.backends.headings import assign_levels, attach_section_numbers, is_heading
+from docparse.backends.items import (
+    CAPTION,
+    Item,
+    PageItems,
+    dominant_font,
+    leading_marker,
+    superscripts,
+)
 from docparse.backends.pages import (
     Assembly,
     Block,
-    BlockRole,
     Line,
     PageContent,
     PdfConfig,
     TableRegion,
     display_bbox,
 )
+from docparse.backends.tables import header_row_count
 from docparse.backends.words import (
-    _norm_key,
     expand_ligatures,
     join_lines,
     merge_continuation_rows,
     vocabulary,
 )
 from docparse.builder import UnitDraft
-from docparse.model import BBox, CellSpan, Provenance, Table, UnitKind
+from docparse.model import BBox, CellSpan, PageInfo, Provenance, Table, UnitKind
 
 # --------------------------------------------------------------------------- text helpers
 
@@ -60,52 +69,6 @@ _SENT_END = re.compile(r"[.!?:;]['\"’”)\]]*$")
 _BULLET = re.compile(r"^\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s+")
 _BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
 _LONE_BULLET = re.compile(r"\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s*")
-_CAPTION = re.compile(
-    r"^(?P<kind>table|tab\.|figure|fig\.|exhibit|chart)\s*"
-    r"(?P<num>[0-9]+(?:\.[0-9]+)?[a-z]?|[IVXL]+|[A-Z])\s*(?:[.:|—–-]|$)",
-    re.IGNORECASE,
-)
-_PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s*[-–—])?"
-    r"(?:\s+(?:of|/)\s+\d{1,4})?$",
-    re.IGNORECASE,
-)
-
-
-# --------------------------------------------------------------------------- records
-
-
-@dataclass(slots=True)
-class _Item:
-    """A paragraph candidate, table or figure on one page (lightweight)."""
-
-    page: int
-    bbox: BBox
-    lines: list[str]
-    size: float
-    bold: bool
-    role: BlockRole | None = None
-    table: TableRegion | None = None
-    kind: UnitKind | None = None
-    level: int = 0
-    col: int = 0
-    extra: list[tuple[int, BBox]] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return " ".join(s.strip() for s in self.lines if s.strip())
-
-    @property
-    def chars(self) -> int:
-        return sum(len(s) for s in self.lines)
-
-
-@dataclass(slots=True)
-class _Page:
-    number: int
-    width: float
-    height: float
-    items: list[_Item]
 
 
 def _clamp(b: BBox, w: float, h: float) -> BBox:
@@ -143,20 +106,21 @@ def _union(boxes: Iterable[BBox]) -> BBox:
     return out
 
 
-def _split_block(block: Block, page: int) -> list[_Item]:
+def _split_block(block: Block, page: int) -> list[Item]:
     """Split one block into paragraph candidates."""
     lines = [ln for ln in block.lines if ln.text.strip()]
     if not lines:
         return []
     if block.role is not None:
         return [
-            _Item(
+            Item(
                 page,
                 _union(ln.bbox for ln in lines),
                 [expand_ligatures(ln.text) for ln in lines],
                 max((ln.size for ln in lines), default=0.0),
                 all(ln.bold for ln in lines),
                 block.role,
+                font=dominant_font(lines),
             )
         ]
     left = min(ln.bbox.x0 for ln in lines)
@@ -184,6 +148,8 @@ def _split_block(block: Block, page: int) -> list[_Item]:
             new = True
         if short_prev and ends and text[:1].isupper() and ln.bbox.x0 <= left + 0.8 * size:
             new = True
+        if leading_marker(ln) and ln.size <= prev.size + 0.5:
+            new = True  # the next footnote of a block of footnotes
         if _LONE_BULLET.fullmatch(prev_text):
             new = False  # the bullet glyph sits on its own line before its text
         if new:
@@ -193,12 +159,14 @@ def _split_block(block: Block, page: int) -> list[_Item]:
     items = []
     for g in groups:
         items.append(
-            _Item(
+            Item(
                 page,
                 _union(ln.bbox for ln in g),
                 [expand_ligatures(ln.text) for ln in g],
                 _dominant_size(g),
                 all(ln.bold for ln in g),
+                font=dominant_font(g),
+                marker=leading_marker(g[0]),
             )
         )
     return items
@@ -211,7 +179,7 @@ def _dominant_size(lines: Sequence[Line]) -> float:
     return c.most_common(1)[0][0]
 
 
-def _reading_order(items: list[_Item], width: float) -> list[_Item]:
+def _reading_order(items: list[Item], width: float) -> list[Item]:
     """Order a page's items: columns left to right, full-width items splitting the flow."""
     if not items:
         return items
@@ -237,7 +205,7 @@ def _reading_order(items: list[_Item], width: float) -> list[_Item]:
     )
     for it in items:
         it.col = 1 if id(it) in lset else 2 if id(it) in rset else 0
-    out: list[_Item] = []
+    out: list[Item] = []
     bounds = [f.bbox.y0 for f in full] + [float("inf")]
     for k, limit in enumerate(bounds):
         lo = bounds[k - 1] if k else float("-inf")
@@ -249,60 +217,28 @@ def _reading_order(items: list[_Item], width: float) -> list[_Item]:
     return out
 
 
-_SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[A-Z]\.?)")
-
-
-def _attach_section_numbers(items: list[_Item]) -> list[_Item]:
-    """Join a heading's number set apart ("1" ... "INTRODUCTION") to its text.
-
-    Classes that put the number in its own box make the backend report it
-    as a separate block on the same baseline just left of the title.
-    """
-    numbers = [
-        it for it in items if len(it.lines) == 1 and _SECTION_NUMBER.fullmatch(it.text.strip())
-    ]
-    if not numbers:
-        return items
-    dropped: set[int] = set()
-    for num in numbers:
-        size = max(num.size, 1.0)
-        cy = (num.bbox.y0 + num.bbox.y1) / 2
-        best: _Item | None = None
-        for it in items:
-            if it is num or id(it) in dropped or not it.lines:
-                continue
-            first = it.bbox.y0 + min(it.bbox.y1 - it.bbox.y0, size) / 2
-            gap = it.bbox.x0 - num.bbox.x1
-            near = abs(first - cy) < 0.5 * size and 0 <= gap < 4 * size
-            if near and (best is None or it.bbox.x0 < best.bbox.x0):
-                best = it
-        if best is not None and not _SECTION_NUMBER.fullmatch(best.text.strip()):
-            best.lines[0] = num.text.strip() + " " + best.lines[0].strip()
-            best.bbox = best.bbox.union(num.bbox)
-            dropped.add(id(num))
-    return [it for it in items if id(it) not in dropped]
-
-
-def page_items(page: PageContent, config: PdfConfig) -> _Page:
+def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     """Step 1 for one page: paragraph candidates and tables in reading order."""
     tables = page.tables if config.tables else ()
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
-    items: list[_Item] = []
+    items: list[Item] = []
+    marks: set[str] = set()
     for block in page.blocks:
+        marks |= superscripts(block.lines)
         if block.role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
             if rows:
                 region = TableRegion(block.bbox, rows)
-                items.append(_Item(page.number, block.bbox, [], 0.0, False, "table", region))
+                items.append(Item(page.number, block.bbox, [], 0.0, False, "table", region))
             continue
         lines = tuple(ln for ln in block.lines if not (tables and _inside(ln, tables, cells)))
         if not lines:
             continue
         role = None if block.role == "table" else block.role
         items.extend(_split_block(Block(lines, block.bbox, role), page.number))
-    items = _attach_section_numbers(items)
+    items = attach_section_numbers(items)
     for t in tables:
-        items.append(_Item(page.number, t.bbox, [], 0.0, False, "table", t))
+        items.append(Item(page.number, t.bbox, [], 0.0, False, "table", t))
     for it in items:
         it.bbox = _clamp(it.bbox, page.width, page.height)
     ordered = _reading_order(items, page.width)
@@ -312,13 +248,13 @@ def page_items(page: PageContent, config: PdfConfig) -> _Page:
             it.bbox = display_bbox(it.bbox, page.rotation, page.width, page.height)
         if page.rotation % 180:
             width, height = height, width
-    return _Page(page.number, width, height, ordered)
+    return PageItems(page.number, width, height, ordered, marks)
 
 
 # --------------------------------------------------------------------------- across pages
 
 
-def _body_size(pages: Sequence[_Page]) -> float:
+def _body_size(pages: Sequence[PageItems]) -> float:
     c: Counter[float] = Counter()
     for p in pages:
         for it in p.items:
@@ -327,121 +263,14 @@ def _body_size(pages: Sequence[_Page]) -> float:
     return c.most_common(1)[0][0] if c else 0.0
 
 
-def _mark_furniture(pages: Sequence[_Page]) -> None:
-    """Mark running headers/footers and page numbers as furniture."""
-    n = len(pages)
-    candidates: list[tuple[_Item, str, bool]] = []
-    counts: Counter[str] = Counter()
-    for p in pages:
-        seen: set[str] = set()
-        top = [it for it in p.items if it.table is None and it.bbox.y1 <= 0.13 * p.height]
-        bottom = [it for it in p.items if it.table is None and it.bbox.y0 >= 0.87 * p.height]
-        top = sorted(top, key=lambda it: it.bbox.y0)[:4]
-        bottom = sorted(bottom, key=lambda it: -it.bbox.y1)[:4]
-        for it in top + bottom:
-            if it.role in ("header", "footer", "page_number"):
-                it.kind = "furniture"
-                continue
-            text = it.text
-            if len(text.split()) > 25 or len(it.lines) > 3:
-                continue
-            if _PAGE_NUMBER.match(text.strip()):
-                it.kind = "furniture"
-                continue
-            key = _norm_key(text)
-            # Only letters make a running header; "2018 2017 2016" is a table head.
-            if not key or not any(c.isalpha() for c in text):
-                continue
-            extreme = it.bbox.y1 <= 0.07 * p.height or it.bbox.y0 >= 0.93 * p.height
-            candidates.append((it, key, extreme))
-            if key not in seen:
-                counts[key] += 1
-                seen.add(key)
-        # Element streams mark furniture anywhere on the page.
-        for it in p.items:
-            if it.role in ("header", "footer", "page_number"):
-                it.kind = "furniture"
-    for it, key, extreme in candidates:
-        # Lines in the outermost band of the page need fewer repeats: only
-        # running heads live there (a table of contents with a footer on
-        # just two of its pages).
-        need = 2 if n <= 6 or extreme else 3
-        if counts[key] >= need:
-            it.kind = "furniture"
-    _mark_page_numbers(pages)
-
-
-def _mark_page_numbers(pages: Sequence[_Page]) -> None:
-    """Lone numbers that end (or start) a page and follow the page index.
-
-    Some documents (10-K filings) print the page number right below the last
-    line of text, far from the bottom margin. A lone number that is the
-    lowest or highest text on its page is a page number when, on at least
-    three pages, such numbers differ from the page index by the same offset.
-    """
-    found: list[tuple[_Item, int]] = []
-    offsets: Counter[int] = Counter()
-    for p in pages:
-        text_items = [it for it in p.items if it.table is None and it.lines]
-        if not text_items:
-            continue
-        ends = {
-            id(max(text_items, key=lambda it: it.bbox.y1)): 0,
-            id(min(text_items, key=lambda it: it.bbox.y0)): 0,
-        }
-        for it in text_items:
-            if id(it) in ends and it.kind is None and re.fullmatch(r"\d{1,4}", it.text.strip()):
-                off = int(it.text.strip()) - p.number
-                found.append((it, off))
-                offsets[off] += 1
-    if not offsets:
-        return
-    off, count = offsets.most_common(1)[0]
-    if count >= 3:
-        for it, o in found:
-            if o == off:
-                it.kind = "furniture"
-
-
-def _heading_number(text: str) -> int:
-    """Depth of a numbered heading ("2.1 Method" -> 2), 0 when not numbered."""
-    m = re.match(r"^((?:\d+\.)*\d+)\.?\s+[^\d\s]", text)
-    if m:
-        return m.group(1).count(".") + 1
-    if re.match(r"^(?:[IVX]+|[A-Z])\.\s+[A-Z]", text):
-        return 1
-    return 0
-
-
-def _is_heading(it: _Item, body: float) -> bool:
-    text = it.text
-    words = text.split()
-    if not words or len(words) > 18 or len(it.lines) > 3:
-        return False
-    if not any(c.isalpha() for c in text):
-        return False
-    if text.endswith((".", ",", ";")) and not _heading_number(text) and len(words) > 6:
-        return False
-    if _CAPTION.match(text) or _BULLET_CHARS.match(text):
-        return False
-    if body <= 0:
-        return False
-    larger = it.size >= body * 1.12
-    bold = it.bold and it.size >= body * 0.9
-    if larger:
-        return not text.endswith(".") or len(words) <= 8
-    if bold:
-        return len(words) <= 12 and (text[:1].isupper() or _heading_number(text) > 0)
-    return False
-
-
 # Over the C901 limit on purpose: one classification pass, each branch one unit kind's rule.
-def _classify(pages: Sequence[_Page], body: float) -> str | None:  # noqa: C901
+def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | None:
     """Assign kinds and heading levels; return the document title if found."""
     title: str | None = None
-    heading_sizes: set[float] = set()
-    # Title: the largest text near the top of the first page read.
-    if pages and body > 0:
+    # Title: the largest text near the top of the document's first page (a
+    # page range starting later has no title; the backend finds it on page 1).
+    on_first = bool(pages) and pages[0].number == 1
+    if on_first and body > 0:
         first = pages[0]
         cands = [
             it
@@ -480,7 +309,7 @@ def _classify(pages: Sequence[_Page], body: float) -> str | None:  # noqa: C901
                 it.kind = "table"
                 continue
             text = it.text
-            if it.role == "title" and title is None:
+            if it.role == "title" and title is None and on_first:
                 it.kind = "title"
                 title = text
                 continue
@@ -493,35 +322,29 @@ def _classify(pages: Sequence[_Page], body: float) -> str | None:  # noqa: C901
                     "footnote": "footnote",
                     "equation": "equation",
                 }.get(it.role, "paragraph")  # type: ignore[assignment]
-                if it.kind == "paragraph" and _CAPTION.match(text):
+                if it.kind == "paragraph" and CAPTION.match(text):
                     it.kind = "caption"
                 continue
-            if _CAPTION.match(text) and (
+            if CAPTION.match(text) and (
                 len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.05 or it.bold)
             ):
                 it.kind = "caption"
                 continue
-            if it.role in ("heading", "title") or _is_heading(it, body):
+            if it.role in ("heading", "title") or is_heading(it, body, body_font):
                 it.kind = "heading"
-                heading_sizes.add(round(it.size * 2) / 2)
                 continue
             if _BULLET.match(text):
                 it.kind = "list_item"
                 continue
             it.kind = "paragraph"
-    ranks = {s: i + 1 for i, s in enumerate(sorted(heading_sizes, reverse=True))}
-    for p in pages:
-        for it in p.items:
-            if it.kind == "heading":
-                depth = _heading_number(it.text)
-                it.level = depth or ranks.get(round(it.size * 2) / 2, 1)
+    assign_levels([it for p in pages for it in p.items if it.kind == "heading"])
     return title
 
 
-def _merge_continuations(order: list[_Item]) -> list[_Item]:
+def _merge_continuations(order: list[Item]) -> list[Item]:
     """Merge paragraphs that continue across column and page breaks."""
-    out: list[_Item] = []
-    last_para: _Item | None = None
+    out: list[Item] = []
+    last_para: Item | None = None
     for it in order:
         if it.kind in ("paragraph", "list_item") and last_para is not None:
             prev = last_para.lines[-1].rstrip() if last_para.lines else ""
@@ -549,16 +372,19 @@ def assemble_pages(
     pages: Iterable[PageContent], config: PdfConfig, *, path: str | Path
 ) -> Assembly:
     """Implementation of :func:`docparse.backends.base.assemble`."""
-    recs: list[_Page] = []
+    recs: list[PageItems] = []
     no_text: list[int] = []
+    infos: list[PageInfo] = []
     for page in pages:
         if not page.has_text:
             no_text.append(page.number)
+        infos.append(PageInfo(page.number, page.n_chars, page.unmapped_glyphs))
         recs.append(page_items(page, config))
     body = _body_size(recs)
     if config.remove_headers:
-        _mark_furniture(recs)
-    title = _classify(recs, body)
+        mark_furniture(recs, body)
+    mark_footnotes(recs, body)
+    title = _classify(recs, body, body_font(recs))
     vocab = vocabulary(ln for p in recs for it in p.items for ln in it.lines)
 
     order = [it for p in recs for it in p.items]
@@ -567,7 +393,7 @@ def assemble_pages(
     drafts: list[UnitDraft] = []
     stack: list[tuple[int, str]] = []
     table_index: dict[int, int] = {}
-    captions: list[tuple[int, _Item]] = []
+    captions: list[tuple[int, Item]] = []
     after_abstract_heading = False
     for it in order:
         kind: UnitKind = it.kind or "paragraph"
@@ -575,12 +401,14 @@ def assemble_pages(
         if it.table is not None:
             t = it.table
             spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
+            rows = tuple(
+                tuple(expand_ligatures(c) for c in row)
+                for row in (merge_continuation_rows(t.rows) if not t.spans else t.rows)
+            )
             table = Table(
-                rows=tuple(
-                    tuple(expand_ligatures(c) for c in row)
-                    for row in (merge_continuation_rows(t.rows) if not t.spans else t.rows)
-                ),
-                n_header_rows=t.n_header_rows,
+                rows=rows,
+                # Backends that do not know their header rows: count them as the twins do.
+                n_header_rows=t.n_header_rows or header_row_count(rows),
                 spans=spans,
             )
             table_index[id(it)] = len(drafts)
@@ -622,24 +450,29 @@ def assemble_pages(
         title=title,
         n_pages=len(recs),
         pages_without_text=no_text,
+        pages=infos,
     )
 
 
 def _link_captions(
     drafts: list[UnitDraft],
-    captions: list[tuple[int, _Item]],
-    tables: list[_Item],
+    captions: list[tuple[int, Item]],
+    tables: list[Item],
     table_index: dict[int, int],
 ) -> None:
-    """Link each table caption to the nearest table on its page (both ways)."""
+    """Link each table caption to the nearest table on its page and in its column (both ways)."""
     taken: set[int] = set()
-    pairs: list[tuple[float, int, _Item]] = []
+    pairs: list[tuple[float, int, Item]] = []
     for ci, cap in captions:
-        m = _CAPTION.match(drafts[ci].text)
+        m = CAPTION.match(drafts[ci].text)
         if not m or not m.group("kind").lower().startswith("tab"):
             continue
         for t in tables:
             if t.page != cap.page:
+                continue
+            # In its column: a caption and a table side by side in two page
+            # columns are not each other's.
+            if min(t.bbox.x1, cap.bbox.x1) - max(t.bbox.x0, cap.bbox.x0) <= 0:
                 continue
             gap = max(t.bbox.y0 - cap.bbox.y1, cap.bbox.y0 - t.bbox.y1, 0.0)
             pairs.append((gap, ci, t))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from docparse.config import ParserConfig
 from docparse.errors import ConfigError
-from docparse.model import BBox
+from docparse.model import BBox, PageInfo
 from docparse.ocr.engine import OcrEngineName, OcrMode
 
 if TYPE_CHECKING:
@@ -202,6 +202,9 @@ class PageContent:
     page set sideways with ``/Rotate 90`` then reads left to right) and pass
     ``rotation=0``; a backend that only has unrotated coordinates passes the
     page's ``/Rotate``. ``images`` are boxes of raster images.
+    ``unmapped_glyphs`` counts the glyphs whose font maps them to no text; they
+    are already left out of the blocks' and tables' text (see
+    :mod:`docparse.backends.glyphs`).
     """
 
     number: int
@@ -211,6 +214,14 @@ class PageContent:
     blocks: tuple[Block, ...] = ()
     tables: tuple[TableRegion, ...] = ()
     images: tuple[BBox, ...] = ()
+    unmapped_glyphs: int = 0
+
+    @property
+    def n_chars(self) -> int:
+        """Non-space characters of the text layer, unmapped glyphs included."""
+        return self.unmapped_glyphs + sum(
+            len(s.text) - s.text.count(" ") for b in self.blocks for ln in b.lines for s in ln.spans
+        )
 
     @property
     def has_text(self) -> bool:
@@ -241,6 +252,7 @@ class Assembly:
     n_pages: int = 0
     pages_without_text: list[int] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    pages: list[PageInfo] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- tables

@@ -62,6 +62,7 @@ from docparse.backends.base import (
     TextSpan,
     load_pymupdf,
 )
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.errors import (
     ConfigError,
@@ -405,6 +406,7 @@ def page_content(
     blocks: list[Block] = []
     regions: list[TableRegion] = []
     images: list[BBox] = []
+    unmapped = 0
     for el in elements:
         category = getattr(el, "category", type(el).__name__)
         bbox = _element_bbox(el, width, height, system_class)
@@ -419,11 +421,14 @@ def page_content(
         if role == "table" and tables:
             html = getattr(el.metadata, "text_as_html", None)
             if html:
-                rows, spans, n_header = html_table_rows(html)
+                unmapped += count_unmapped(html)
+                rows, spans, n_header = html_table_rows(strip_unmapped(html))
                 if rows:
                     regions.append(TableRegion(bbox or full, rows, n_header, spans))
                     continue
         text = el.text or ""
+        unmapped += count_unmapped(text)
+        text = strip_unmapped(text)
         if not text.strip():
             continue
         box = bbox or full
@@ -439,6 +444,7 @@ def page_content(
         blocks=tuple(blocks),
         tables=tuple(regions),
         images=tuple(images),
+        unmapped_glyphs=unmapped,
     )
 
 

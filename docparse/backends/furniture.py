@@ -1,0 +1,207 @@
+"""Page furniture: running headers and footers, journal banners, page numbers.
+
+Furniture is found by three kinds of evidence, each enough alone:
+
+* **Repetition.** A margin line whose text, digits and roman numerals
+  normalised, repeats on several pages (``Page 3 of 10``, a journal name).
+* **Position and style repeating with varying text.** Odd/even running
+  heads carry the current chapter or section title (``3.5. DEVSCRIPTS``),
+  so their text changes; but they sit on the same baseline in the outermost
+  band of many pages, in the same font, set apart from the text below.
+* **One page is enough** for a margin line that reads as furniture (a URL,
+  a date, ``Volume 8 | Issue 3``, a page number, ``Downloaded from``) and
+  is set in a small or distinct font: a one-page document has no repeats.
+
+Text that belongs to a table (a header line right above a table such as
+``For the years ended June 30,`` or ``($ in millions)``), a caption or a
+footnote is never furniture, however often it repeats.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from docparse.backends.footnotes import footnote_mark
+from docparse.backends.items import CAPTION, Item, PageItems
+from docparse.backends.words import _norm_key
+
+#: Share of the page height that makes the top and bottom margin bands.
+BAND = 0.13
+#: The outermost band, where only furniture lives.
+EDGE = 0.075
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?(?:[-–—]\s*)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s*[-–—])?"
+    r"(?:\s+(?:of|/)\s+\d{1,4})?$",
+    re.IGNORECASE,
+)
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: What a banner, a footer or a download stamp says, and body text rarely does.
+_FURNITURE_TEXT = re.compile(
+    r"https?://|\bwww\.|\bdoi\s*:|\bdoi\.org/|\barxiv:\s*\d"
+    rf"|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}\b|\b{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+    r"|\bvol(?:ume)?\.?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+"
+    r"|\bpages?\s+\d+|\bpp\.\s*\d+"
+    r"|\b(?:downloaded|download date|accessed|retrieved|printed)\b"
+    r"|©|\(c\)\s*\d{4}|\bcopyright\b|\ball rights reserved\b",
+    re.IGNORECASE,
+)
+
+#: A table's units line or period header, repeated on every statement page.
+_TABLE_HEAD = re.compile(
+    r"\b(?:in|of)\s+(?:millions|thousands|billions)\b|\bexcept\s+(?:for\s+)?per[- ]share"
+    r"|\b(?:years?|months|quarters?|weeks|periods?)\s+ended\b|^\(?as\s+of\b",
+    re.IGNORECASE,
+)
+
+
+def _near_table(it: Item, page: PageItems) -> bool:
+    """``it`` sits right above or below a table on its page (a header or units line)."""
+    size = max(it.size, 6.0)
+    for t in page.items:
+        if t.table is None:
+            continue
+        overlap = min(it.bbox.x1, t.bbox.x1) - max(it.bbox.x0, t.bbox.x0)
+        gap = max(t.bbox.y0 - it.bbox.y1, it.bbox.y0 - t.bbox.y1)
+        if overlap > 0 and gap < 2.5 * size:
+            return True
+    return False
+
+
+def _protected(it: Item, page: PageItems) -> bool:
+    """Text that is content wherever it sits: captions, footnotes, table headers."""
+    if it.kind == "footnote" or it.marker or CAPTION.match(it.text) or _TABLE_HEAD.search(it.text):
+        return True
+    if footnote_mark(it, page.superscripts):
+        return True
+    return _near_table(it, page)
+
+
+def body_font(pages: Sequence[PageItems]) -> str:
+    """The font of most of the documents' text."""
+    c: Counter[str] = Counter()
+    for p in pages:
+        for it in p.items:
+            if it.table is None:
+                c[it.font] += it.chars
+    return c.most_common(1)[0][0] if c else ""
+
+
+def _margin_items(p: PageItems) -> list[tuple[Item, bool]]:
+    """The outermost text items of a page's top and bottom bands, with ``top``."""
+    text = [it for it in p.items if it.table is None and it.lines and it.kind is None]
+    top = [it for it in text if it.bbox.y1 <= BAND * p.height]
+    bottom = [it for it in text if it.bbox.y0 >= (1 - BAND) * p.height]
+    top = sorted(top, key=lambda it: it.bbox.y0)[:4]
+    bottom = sorted(bottom, key=lambda it: -it.bbox.y1)[:4]
+    return [(it, True) for it in top] + [(it, False) for it in bottom]
+
+
+def _set_apart(it: Item, p: PageItems, top: bool) -> bool:
+    """Nothing lies between ``it`` and the page edge, and a gap separates it from the rest."""
+    size = max(it.size, 6.0)
+    for o in p.items:
+        if o is it or not (o.lines or o.table is not None):
+            continue
+        if top and o.bbox.y0 < it.bbox.y1 - 0.3 * size and o.bbox.y1 > it.bbox.y0:
+            continue  # beside it on the same band (a left and a right running head)
+        gap = o.bbox.y0 - it.bbox.y1 if top else it.bbox.y0 - o.bbox.y1
+        if -0.3 * size < gap < 0.9 * size:
+            return False
+    return True
+
+
+def _mark_roles(p: PageItems) -> None:
+    """Element streams mark furniture anywhere on the page."""
+    for it in p.items:
+        if it.role in ("header", "footer", "page_number"):
+            it.kind = "furniture"
+
+
+def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
+    """Mark running headers/footers, banners and page numbers as ``furniture``.
+
+    ``body`` is the document's body font size (0 when unknown).
+    """
+    n = len(pages)
+    main_font = body_font(pages)
+    candidates: list[tuple[Item, str, bool]] = []
+    counts: Counter[str] = Counter()
+    # (top, baseline rounded, size rounded, font) -> pages with an item there
+    slots: dict[tuple[bool, int, float, str], list[Item]] = {}
+    for p in pages:
+        _mark_roles(p)
+        seen: set[str] = set()
+        for it, top in _margin_items(p):
+            text = it.text.strip()
+            if len(text.split()) > 25 or len(it.lines) > 3 or _protected(it, p):
+                continue
+            if _PAGE_NUMBER.match(text):
+                it.kind = "furniture"
+                continue
+            key = _norm_key(text)
+            # Only letters make a running header; "2018 2017 2016" is a table head.
+            if not key or not any(c.isalpha() for c in text):
+                continue
+            extreme = it.bbox.y1 <= EDGE * p.height or it.bbox.y0 >= (1 - EDGE) * p.height
+            candidates.append((it, key, extreme))
+            if key not in seen:
+                counts[key] += 1
+                seen.add(key)
+            small = body > 0 and it.size <= 0.92 * body
+            distinct = bool(main_font) and it.font != main_font
+            apart = _set_apart(it, p, top)
+            if _FURNITURE_TEXT.search(text) and (small or distinct or extreme) and apart:
+                it.kind = "furniture"
+            elif extreme and len(it.lines) == 1 and apart:
+                base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
+                slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
+    for it, key, extreme in candidates:
+        # Lines in the outermost band of the page need fewer repeats: only
+        # running heads live there (a table of contents with a footer on
+        # just two of its pages).
+        need = 2 if n <= 6 or extreme else 3
+        if counts[key] >= need:
+            it.kind = "furniture"
+    for items in slots.values():
+        # Running heads with changing text: the same place and font on many
+        # pages (a third of them, at least three).
+        if len({it.page for it in items}) >= max(3, n // 3):
+            for it in items:
+                it.kind = "furniture"
+    _mark_page_numbers(pages)
+
+
+def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
+    """Lone numbers that end (or start) a page and follow the page index.
+
+    Some documents (10-K filings) print the page number right below the last
+    line of text, far from the bottom margin. A lone number that is the
+    lowest or highest text on its page is a page number when, on at least
+    three pages, such numbers differ from the page index by the same offset.
+    """
+    found: list[tuple[Item, int]] = []
+    offsets: Counter[int] = Counter()
+    for p in pages:
+        text_items = [it for it in p.items if it.table is None and it.lines]
+        if not text_items:
+            continue
+        ends = {
+            id(max(text_items, key=lambda it: it.bbox.y1)): 0,
+            id(min(text_items, key=lambda it: it.bbox.y0)): 0,
+        }
+        for it in text_items:
+            if id(it) in ends and it.kind is None and re.fullmatch(r"\d{1,4}", it.text.strip()):
+                off = int(it.text.strip()) - p.number
+                found.append((it, off))
+                offsets[off] += 1
+    if not offsets:
+        return
+    off, count = offsets.most_common(1)[0]
+    if count >= 3:
+        for it, o in found:
+            if o == off:
+                it.kind = "furniture"

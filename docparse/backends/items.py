@@ -1,0 +1,113 @@
+"""The lightweight per-page records the layout assembly works on.
+
+:class:`Item` is a paragraph candidate, table or figure of one page;
+:class:`PageItems` a page's items in reading order. Only strings and floats
+are kept across pages, never a PDF library's page objects. The assembly
+steps (:mod:`~docparse.backends.layout`, :mod:`~docparse.backends.furniture`,
+:mod:`~docparse.backends.footnotes`) set :attr:`Item.kind` on them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from docparse.backends.pages import BlockRole, Line, TableRegion
+from docparse.model import BBox, UnitKind
+
+#: A figure or table caption's opening ("Table 2:", "Fig. 3.", "TABLE IV").
+CAPTION = re.compile(
+    r"^(?P<kind>table|tab\.|figure|fig\.|exhibit|chart)\s*"
+    r"(?P<num>[0-9]+(?:\.[0-9]+)?[a-z]?|[IVXL]+|[A-Z])\s*(?:[.:|—–-]|$)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(slots=True)
+class Item:
+    """A paragraph candidate, table or figure on one page (lightweight).
+
+    ``font`` is the font of most of its characters; ``marker`` the text of
+    a superscript that starts it (a footnote's mark), else ``""``.
+    """
+
+    page: int
+    bbox: BBox
+    lines: list[str]
+    size: float
+    bold: bool
+    role: BlockRole | None = None
+    table: TableRegion | None = None
+    kind: UnitKind | None = None
+    level: int = 0
+    col: int = 0
+    extra: list[tuple[int, BBox]] = field(default_factory=list)
+    font: str = ""
+    marker: str = ""
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.strip() for s in self.lines if s.strip())
+
+    @property
+    def chars(self) -> int:
+        return sum(len(s) for s in self.lines)
+
+
+@dataclass(slots=True)
+class PageItems:
+    """One page's items in reading order.
+
+    ``superscripts`` holds the texts of the short raised spans inside its
+    lines (footnote and affiliation marks), for matching footnotes to them.
+    """
+
+    number: int
+    width: float
+    height: float
+    items: list[Item]
+    superscripts: set[str] = field(default_factory=set)
+
+
+def is_superscript(span_size: float, span_y1: float, line_size: float, line_y1: float) -> bool:
+    """A span set smaller than its line and raised off the line's baseline."""
+    return 0 < span_size <= 0.85 * line_size and span_y1 < line_y1 - 0.15 * line_size
+
+
+def leading_marker(line: Line) -> str:
+    """The superscript that starts ``line`` ("1", "*", "a"), else ``""``."""
+    spans = [s for s in line.spans if s.text.strip()]
+    if len(spans) < 2:
+        return ""
+    first = spans[0]
+    text = first.text.strip()
+    size = line.size
+    if len(text) <= 3 and is_superscript(first.size, first.bbox.y1, size, line.bbox.y1):
+        return text
+    return ""
+
+
+def superscripts(lines: Sequence[Line]) -> set[str]:
+    """Texts of the short raised spans inside ``lines`` (see :func:`is_superscript`)."""
+    out: set[str] = set()
+    for ln in lines:
+        if len(ln.spans) < 2:
+            continue
+        size = ln.size
+        # A raised span that starts a line is a footnote's own mark, not a reference to it.
+        for s in [s for s in ln.spans if s.text.strip()][1:]:
+            text = s.text.strip()
+            if text and len(text) <= 3 and is_superscript(s.size, s.bbox.y1, size, ln.bbox.y1):
+                out.update(t for t in text.replace(",", " ").split())
+    return out
+
+
+def dominant_font(lines: Sequence[Line]) -> str:
+    """The font of most characters of ``lines``."""
+    c: Counter[str] = Counter()
+    for ln in lines:
+        for s in ln.spans:
+            c[s.font] += len(s.text)
+    return c.most_common(1)[0][0] if c else ""
