@@ -49,7 +49,11 @@ _VALUE = re.compile(r"\d")
 
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
-QUICK_ARGS = ["{corpus}/financial/AMD_2022_10K/2488_10K_2022_0000002488-23-000047.htm", "--backend", "pymupdf"]
+QUICK_ARGS = [
+    "{corpus}/financial/AMD_2022_10K/2488_10K_2022_0000002488-23-000047.htm",
+    "--backend",
+    "pymupdf",
+]
 
 
 def print_to_pdf(htm: Path, out: Path) -> Path:
