@@ -60,7 +60,7 @@ from typing import Any, Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from align.metrics.tables import bag_f1, cell_bag, teds
+from align.metrics.tables import adjacency_f1, bag_f1, cell_bag, teds
 from align.metrics.text import kendall_tau
 from align.normalize import normalize_text
 from align.wordalign import match_words
@@ -164,12 +164,15 @@ class TableProjection:
     found: bool
     section: str
     position_bucket: int
+    #: ICDAR-2013 adjacency-relation F1 (:func:`align.metrics.tables.adjacency_f1`).
+    adjacency_f1: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "twin_id": self.twin_id,
             "parsed_id": self.parsed_id,
             "cell_f1": self.cell_f1,
+            "adjacency_f1": self.adjacency_f1,
             "teds": self.teds,
             "found": self.found,
             "section": self.section,
@@ -260,6 +263,10 @@ class Projection:
         ts = self.tables if tables is None else tables
         return statistics.fmean(t.cell_f1 for t in ts) if ts else None
 
+    def table_adjacency_f1(self, tables: Sequence[TableProjection] | None = None) -> float | None:
+        ts = self.tables if tables is None else tables
+        return statistics.fmean(t.adjacency_f1 for t in ts) if ts else None
+
     def table_teds(self, tables: Sequence[TableProjection] | None = None) -> float | None:
         ts = self.tables if tables is None else tables
         return statistics.fmean(t.teds for t in ts) if ts else None
@@ -305,6 +312,7 @@ class Projection:
             "count": len(ts),
             "recall": self.table_recall(ts),
             "cell_f1": self.table_cell_f1(ts),
+            "adjacency_f1": self.table_adjacency_f1(ts),
             "teds": self.table_teds(ts),
         }
 
@@ -632,6 +640,7 @@ def _project_tables(
                 twin_id=g.id,
                 parsed_id=c.id,
                 cell_f1=score,
+                adjacency_f1=adjacency_f1(gt, ct),
                 teds=teds(gt, ct, max_nodes=cfg.teds_max_nodes),
                 found=score >= cfg.table_found,
                 section=_top_section(g),

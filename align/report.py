@@ -93,7 +93,12 @@ _HEADLINE = [
     ("kendall_tau", "reading order (Kendall τ)", True),
     ("spurious", "spurious text", False),
 ]
-_TABLE_HEADLINE = [("recall", "table recall"), ("cell_f1", "cell F1"), ("teds", "TEDS")]
+_TABLE_HEADLINE = [
+    ("recall", "table recall"),
+    ("cell_f1", "cell F1"),
+    ("adjacency_f1", "adjacency F1"),
+    ("teds", "TEDS"),
+]
 
 
 def _ok_backends(summary: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -110,6 +115,7 @@ def _backend_bars(backends: Mapping[str, Mapping[str, Any]]) -> str:
         "1 − spurious",
         "table recall",
         "cell F1",
+        "adjacency F1",
         "TEDS",
     ]
 
@@ -123,6 +129,7 @@ def _backend_bars(backends: Mapping[str, Mapping[str, Any]]) -> str:
             None if s.get("spurious") is None else 1 - s["spurious"],
             t.get("recall"),
             t.get("cell_f1"),
+            t.get("adjacency_f1"),
             t.get("teds"),
         ]
         return [float("nan") if v is None else float(v) for v in raw]

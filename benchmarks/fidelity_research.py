@@ -59,7 +59,8 @@ def run_research(
     results: dict[str, Any] = {}
     print(
         f"{'paper':26} {'backend':13} {'units':>5} {'UR@0.9':>6} {'WR':>5} {'NED':>5} "
-        f"{'tau':>5} {'spur':>5} {'tabs':>4} {'T-rec':>5} {'cF1':>5} {'TEDS':>5} {'sec':>6}"
+        f"{'tau':>5} {'spur':>5} {'tabs':>4} {'T-rec':>5} {'cF1':>5} {'adjF1':>5} {'TEDS':>5} "
+        f"{'sec':>6}"
     )
     for name, tex, pdf in pairs(corpus):
         if only and name not in only:
@@ -80,6 +81,7 @@ def run_research(
                 f"{name[:26]:26} {backend:13} {s['twin_units']:5d} {_f(s['unit_recall']):>6} "
                 f"{_f(s['word_recall'])} {_f(s['ned'])} {_f(s['kendall_tau'])} "
                 f"{_f(s['spurious'])} {t['count']:4d} {_f(t['recall'])} {_f(t['cell_f1'])} "
+                f"{_f(t.get('adjacency_f1'))} "
                 f"{_f(t['teds'])} {s['seconds']:6.1f}"
             )
         sys.stdout.flush()

@@ -26,6 +26,9 @@ import docparse
 from benchmarks.pdf_coverage import CORPUS, corpus_pdfs
 from docparse.model import Document
 
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf", "--max-pages", "2"]
+
 
 def unit_texts(doc: Document) -> list[str]:
     """Every text a user reads from ``doc``: unit texts and table cells."""

@@ -211,6 +211,32 @@ def corpus_pdfs() -> list[Path]:
     return sorted(CORPUS.rglob("*.pdf"))
 
 
+def run_profile(pdfs: list[Path], args: argparse.Namespace, backends: list[str]) -> int:
+    """``--profile``: per-stage times beside the library calls (``--max-pages 0``: all pages)."""
+    from benchmarks import speed_profile
+
+    speed_profile.CLOCK = CLOCK
+    prof = speed_profile.Profile()
+    with tempfile.TemporaryDirectory() as tmp:
+        warm, _ = first_pages(pdfs[0], 1, Path(tmp))
+        for b in backends:  # imports and tokenizer: not part of the timing
+            backend_call(b, tables=True)(warm)
+        for pdf in pdfs:
+            if args.max_pages > 0:
+                part, n = first_pages(pdf, args.max_pages, Path(tmp))
+            else:
+                import pymupdf
+
+                with pymupdf.open(pdf) as d:
+                    part, n = pdf, d.page_count
+            name = str(pdf.relative_to(CORPUS) if pdf.is_relative_to(CORPUS) else pdf)
+            speed_profile.profile_doc(
+                part, name, n, backends, prof, args.layout_model, not args.backends_only
+            )
+    speed_profile.report(prof, backends, len(pdfs))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pdfs", nargs="*", type=Path)
@@ -223,6 +249,23 @@ def main(argv: list[str] | None = None) -> int:
         help="Time the pdfplumber backend with table extraction on (off by default, like pymupdf).",
     )
     ap.add_argument("--per-doc", action="store_true", help="Also print one row per document.")
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="Per-stage time (text, drawings, candidates, grids, assembly) of the pymupdf and "
+        "pdfplumber backends with defaults (tables on), beside raw get_text+get_drawings, "
+        "find_tables(use_layout=False), pymupdf4llm.to_markdown and extract_words().",
+    )
+    ap.add_argument(
+        "--backends-only",
+        action="store_true",
+        help="With --profile: time the backends only, not the library calls beside them.",
+    )
+    ap.add_argument(
+        "--layout-model",
+        action="store_true",
+        help="With --profile: also time the pymupdf backend with table_layout_model=True.",
+    )
     ap.add_argument(
         "--clock",
         choices=["cpu", "wall"],
@@ -240,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     if not pdfs:
         print("no PDFs (pass paths, or put the shared corpus beside the project)", file=sys.stderr)
         return 2
+    if args.profile:
+        return run_profile(pdfs, args, [b for b in backends if b != "unstructured"])
     results = {b: Result(b) for b in backends}
     ours = {
         b: backend_call(b, tables=(b == "pdfplumber" and args.pdfplumber_tables)) for b in backends

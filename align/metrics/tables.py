@@ -1,4 +1,11 @@
-"""Table fidelity: cell F1 on cell multisets and TEDS (tree-edit-distance similarity).
+"""Table fidelity: cell F1 on cell multisets, adjacency-relation F1 and TEDS.
+
+Cell F1 is a bag of cells: it cannot see a value on the wrong row. The
+ICDAR-2013 table competition's structure measure can (Göbel et al. 2013):
+every non-empty cell is paired with its next non-empty neighbour to the right
+(same row) and below (same column); the two tables' multisets of such
+``(cell, neighbour, direction)`` relations are compared with precision,
+recall and F1 (:func:`adjacency_scores`).
 
 TEDS follows PubTabNet (Zhong et al. 2020) and OmniDocBench: a table becomes a
 tree ``table -> tr -> td``; inserting or deleting a node costs 1; renaming a
@@ -75,6 +82,67 @@ def cell_f1(gold_rows: Table | Rows, pred_rows: Table | Rows) -> float:
     side scores 0.0.
     """
     return bag_f1(cell_bag(gold_rows), cell_bag(pred_rows))
+
+
+Relation = tuple[str, str, str]
+
+
+def adjacency_relations(table: Table | Rows) -> Counter[Relation]:
+    """The multiset of ICDAR-2013 adjacency relations of a table.
+
+    For each non-empty cell (normalised by :func:`normalize_cell`), the nearest
+    non-empty cell to its right in the same row gives ``(cell, right, "h")``
+    and the nearest non-empty cell below it in the same column gives
+    ``(cell, below, "v")``; empty cells in between are skipped, as the
+    competition's measure does. A merged cell sits at its top-left position.
+    """
+    grid = [[normalize_cell(c) for c in row] for row in _rows_of(table)]
+    out: Counter[Relation] = Counter()
+    for r, row in enumerate(grid):
+        for c, cell in enumerate(row):
+            if not cell:
+                continue
+            right = next((x for x in row[c + 1 :] if x), None)
+            if right is not None:
+                out[(cell, right, "h")] += 1
+            below = next(
+                (grid[k][c] for k in range(r + 1, len(grid)) if c < len(grid[k]) and grid[k][c]),
+                None,
+            )
+            if below is not None:
+                out[(cell, below, "v")] += 1
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class AdjacencyScore:
+    """Precision, recall and F1 of adjacency relations (predicted against gold)."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+def adjacency_scores(gold: Table | Rows, pred: Table | Rows) -> AdjacencyScore:
+    """ICDAR-2013 adjacency-relation precision, recall and F1 of ``pred`` against ``gold``.
+
+    Two tables with no relation at all (no two non-empty cells side by side)
+    are compared on their cells instead: equal bags score 1.0, else 0.0.
+    """
+    g, p = adjacency_relations(gold), adjacency_relations(pred)
+    if not g and not p:
+        same = 1.0 if cell_bag(gold) == cell_bag(pred) else 0.0
+        return AdjacencyScore(same, same, same)
+    hit = sum((g & p).values())
+    precision = hit / sum(p.values()) if p else 0.0
+    recall = hit / sum(g.values()) if g else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if hit else 0.0
+    return AdjacencyScore(precision, recall, f1)
+
+
+def adjacency_f1(gold: Table | Rows, pred: Table | Rows) -> float:
+    """F1 of :func:`adjacency_scores`."""
+    return adjacency_scores(gold, pred).f1
 
 
 @dataclass(slots=True, eq=False)

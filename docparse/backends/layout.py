@@ -53,6 +53,7 @@ from docparse.backends.pages import (
     TableRegion,
     display_bbox,
 )
+from docparse.backends.tables import header_row_count
 from docparse.backends.words import (
     expand_ligatures,
     join_lines,
@@ -400,12 +401,14 @@ def assemble_pages(
         if it.table is not None:
             t = it.table
             spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
+            rows = tuple(
+                tuple(expand_ligatures(c) for c in row)
+                for row in (merge_continuation_rows(t.rows) if not t.spans else t.rows)
+            )
             table = Table(
-                rows=tuple(
-                    tuple(expand_ligatures(c) for c in row)
-                    for row in (merge_continuation_rows(t.rows) if not t.spans else t.rows)
-                ),
-                n_header_rows=t.n_header_rows,
+                rows=rows,
+                # Backends that do not know their header rows: count them as the twins do.
+                n_header_rows=t.n_header_rows or header_row_count(rows),
                 spans=spans,
             )
             table_index[id(it)] = len(drafts)
@@ -457,7 +460,7 @@ def _link_captions(
     tables: list[Item],
     table_index: dict[int, int],
 ) -> None:
-    """Link each table caption to the nearest table on its page (both ways)."""
+    """Link each table caption to the nearest table on its page and in its column (both ways)."""
     taken: set[int] = set()
     pairs: list[tuple[float, int, Item]] = []
     for ci, cap in captions:
@@ -466,6 +469,10 @@ def _link_captions(
             continue
         for t in tables:
             if t.page != cap.page:
+                continue
+            # In its column: a caption and a table side by side in two page
+            # columns are not each other's.
+            if min(t.bbox.x1, cap.bbox.x1) - max(t.bbox.x0, cap.bbox.x0) <= 0:
                 continue
             gap = max(t.bbox.y0 - cap.bbox.y1, cap.bbox.y0 - t.bbox.y1, 0.0)
             pairs.append((gap, ci, t))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -31,27 +31,31 @@ from docparse.backends.base import (
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.pdfminer_guard import guard_reference_cycles
+from docparse.backends.table_candidates import (
+    PageInputs,
+    merge_symbol_cells,
+    ruled_clusters,
+)
 from docparse.backends.tables import (
     TABLE_MARGIN,
+    RegionGrid,
     TextLine,
     banded_regions,
     caption_regions,
-    column_edges,
-    columns_within,
-    grid_fill,
+    grow_headers,
     is_rule,
     join_strips,
-    numeric_fraction,
     open_sides,
     plausible_table,
     prefer_fuller_grids,
     prose_table,
+    region_grids,
     rich_table,
     rule_bounded_regions,
-    ruled_off_plausible,
     shading_columns,
     split_stacked_rows,
     text_line_count,
+    whitespace_regions,
 )
 from docparse.errors import (
     CorruptDocumentError,
@@ -172,14 +176,29 @@ def _word_key(w: Mapping[str, Any]) -> tuple[float, float, str]:
 
 
 def _grids(
-    page: Any, config: PdfplumberConfig, settings: dict[str, Any], words: list[Mapping[str, Any]]
+    page: Any,
+    config: PdfplumberConfig,
+    settings: dict[str, Any],
+    words: list[Mapping[str, Any]],
+    clip: tuple[float, float, float, float] | None = None,
 ) -> list[TableRegion]:
     regions: list[TableRegion] = []
     x0, top, x1, bottom = page.bbox
     margin = TABLE_MARGIN * (bottom - top)
-    area = page.crop((x0, top + margin, x1, bottom - margin), relative=False, strict=False)
+    box = (x0, top + margin, x1, bottom - margin)
+    if clip is not None:
+        box = (
+            max(box[0], clip[0]),
+            max(box[1], clip[1]),
+            min(box[2], clip[2]),
+            min(box[3], clip[3]),
+        )
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return []
+    area = page.crop(box, relative=False, strict=False)
     for t in area.find_tables(table_settings=_settings(config, settings)):
-        rows = tuple(tuple(_clean(c) for c in row) for row in _cell_texts(t, words))
+        cells = merge_symbol_cells([[_clean(c) for c in row] for row in _cell_texts(t, words)])
+        rows = tuple(tuple(r) for r in cells)
         if sum(1 for r in rows for c in r if c) < config.min_table_cells or prose_table(rows):
             continue
         width = max((len(r) for r in rows), default=0)
@@ -194,25 +213,57 @@ _TEXT = {"vertical_strategy": "text", "horizontal_strategy": "text"}
 _MIXED = {"vertical_strategy": "lines", "horizontal_strategy": "text"}
 
 
+def page_inputs(page: Any, words: list[Mapping[str, Any]]) -> PageInputs:
+    """The page's table inputs as plain tuples, made once (see :class:`PageInputs`)."""
+    # The edges pdfplumber's own ruled strategy reads (rects, lines and curves).
+    segments = [
+        (float(e["x0"]), float(e["top"]), float(e["x1"]), float(e["bottom"])) for e in page.edges
+    ]
+    fills = [
+        (float(o["x0"]), float(o["top"]), float(o["x1"]), float(o["bottom"]))
+        for o in page.rects
+        if o.get("fill")
+    ]
+    return PageInputs(
+        width=float(page.width),
+        height=float(page.height),
+        words=tuple(
+            (float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), str(w["text"]))
+            for w in words
+        ),
+        lines=tuple(_text_lines(words)),
+        segments=tuple(segments),
+        fills=tuple(fills),
+    )
+
+
 def table_regions(
     page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
 ) -> tuple[TableRegion, ...]:
     """Tables of a pdfplumber page with the configured strategy.
 
+    The page's inputs are made once (:func:`page_inputs`); ruled tables are
+    searched only where rules cross and whitespace tables where rows of
+    numbers are (see :mod:`~docparse.backends.table_candidates`).
     Zebra-striped tables found strip by strip are read again as one table
     (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
-    (horizontal rules only) come on top, from :func:`ruled_off_tables`, where
-    no other table overlaps them.
+    (horizontal rules only) and caption-anchored ones come on top, from
+    :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
+    overlaps them.
     """
-    found = list(_strategy_regions(page, config, words))
+    inputs = page_inputs(page, words)
+    found = list(_strategy_regions(page, config, words, inputs))
     if config.table_strategy == "text":
         return tuple(found)
-    # The page's text lines, made once for the three region finders below.
-    lines = _text_lines(words)
-    found = _join_bands(page, config, found, words, lines)
+    lines = list(inputs.lines)
+    found = _join_bands(found, inputs)
     extra = [
-        *ruled_off_tables(page, config, words, lines),
-        *_captioned_tables(page, config, words, lines),
+        *ruled_off_tables(page, inputs),
+        *_as_regions(
+            g
+            for clip in caption_regions(lines, inputs.width)
+            for g in region_grids(inputs.words, clip)
+        ),
     ]
     for t in extra:
         if not any(_overlaps(t.bbox, f.bbox) for f in found):
@@ -220,13 +271,13 @@ def table_regions(
     return tuple(found)
 
 
-def _captioned_tables(
-    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]], lines: list[TextLine]
-) -> list[TableRegion]:
-    """Tables with no lines at all, found next to their caption (:func:`caption_regions`)."""
+def _as_regions(grids: Iterable[RegionGrid]) -> list[TableRegion]:
     out: list[TableRegion] = []
-    for clip in caption_regions(lines, float(page.width)):
-        out.extend(_region_tables(page, config, clip, words))
+    for box, rows in grids:
+        width = max(len(r) for r in rows)
+        grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
+        x0, y0, x1, y1 = (float(v) for v in box)
+        out.append(TableRegion(BBox(x0, y0, x1, y1), grid))
     return out
 
 
@@ -237,21 +288,16 @@ def _text_lines(words: list[Mapping[str, Any]]) -> list[TextLine]:
     ]
 
 
-def _join_bands(
-    page: Any,
-    config: PdfplumberConfig,
-    found: list[TableRegion],
-    words: list[Mapping[str, Any]],
-    lines: list[TextLine],
-) -> list[TableRegion]:
-    regions = banded_regions([_box(t) for t in found], lines)
+def _join_bands(found: list[TableRegion], inputs: PageInputs) -> list[TableRegion]:
+    regions = banded_regions([_box(t) for t in found], inputs.lines)
     if not regions:
         return found
-    fills = [(r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects if r.get("fill")]
     return join_strips(
         found,
         regions,
-        lambda clip: _region_tables(page, config, clip, words, shading_columns(fills, clip)),
+        lambda clip: _as_regions(
+            region_grids(inputs.words, clip, shading_columns(inputs.fills, clip))
+        ),
         lambda t: (t.bbox.y0, t.bbox.x0),
     )
 
@@ -260,12 +306,10 @@ def _overlaps(a: BBox, b: BBox) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
-def ruled_off_tables(
-    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]], lines: list[TextLine]
-) -> list[TableRegion]:
+def ruled_off_tables(page: Any, inputs: PageInputs) -> list[TableRegion]:
     """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
 
-    Each region is read by :func:`_region_tables`.
+    Each region is read from its words (:func:`region_grids`).
     """
     rules = [
         (float(o["x0"]), float(o["top"] + o["bottom"]) / 2, float(o["x1"]))
@@ -274,69 +318,28 @@ def ruled_off_tables(
     ]
     if len(rules) < 2:
         return []
-    out: list[TableRegion] = []
-    for clip in rule_bounded_regions(rules, lines, float(page.height)):
-        out.extend(_region_tables(page, config, clip, words))
-    return out
-
-
-def _region_tables(
-    page: Any,
-    config: PdfplumberConfig,
-    clip: tuple[float, float, float, float],
-    words: list[Mapping[str, Any]],
-    columns: list[float] | None = None,
-) -> list[TableRegion]:
-    """The table in a region known to hold one: the same reading as the PyMuPDF
-    backend's ``_region_grids``, with pdfplumber's explicit lines and crop."""
-    area = page.crop(clip, relative=False, strict=False)
-    text = _settings(config, _TEXT)
-    text.update(min_words_vertical=2, min_words_horizontal=1)
-    boxes = [
-        (w["x0"], w["top"], w["x1"], w["bottom"])
-        for w in words
-        if clip[1] <= (w["top"] + w["bottom"]) / 2 <= clip[3]
-    ]
-    if columns:
-        columns = columns_within(columns, boxes)
-        if len(columns) >= 3:
-            explicit = dict(text, vertical_strategy="explicit", explicit_vertical_lines=columns)
-            return _clip_regions(area, explicit, words)
-    choices = [_clip_regions(area, text, words)]
-    edges = column_edges(boxes, clip)
-    if len(edges) >= 3:
-        explicit = dict(text, vertical_strategy="explicit", explicit_vertical_lines=edges)
-        choices.append(_clip_regions(area, explicit, words))
-    return max(choices, key=lambda c: grid_fill((t.bbox, t.rows) for t in c))
-
-
-def _clip_regions(
-    area: Any, settings: dict[str, Any], words: list[Mapping[str, Any]]
-) -> list[TableRegion]:
-    out: list[TableRegion] = []
-    for t in area.find_tables(table_settings=settings):
-        rows = [tuple(_clean(c) for c in row) for row in _cell_texts(t, words)]
-        # The text strategy leaves an empty row between two spaced text lines.
-        rows = [r for r in rows if any(r)]
-        if not ruled_off_plausible(rows):
-            continue
-        width = max(len(r) for r in rows)
-        grid = tuple(r + ("",) * (width - len(r)) for r in rows)
-        x0, top, x1, bottom = t.bbox
-        out.append(TableRegion(BBox(float(x0), float(top), float(x1), float(bottom)), grid))
-    return out
+    return _as_regions(
+        g
+        for clip in rule_bounded_regions(rules, inputs.lines, inputs.height)
+        for g in region_grids(inputs.words, clip)
+    )
 
 
 def _strategy_regions(
-    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]], inputs: PageInputs
 ) -> tuple[TableRegion, ...]:
     strategy = config.table_strategy
     if strategy == "text":
         return tuple(_grids(page, config, _TEXT, words))
-    found = _grids(page, config, _LINES, words)
+    clusters = ruled_clusters(inputs.segments, inputs.words)
+    found = [t for clip in clusters for t in _grids(page, config, _LINES, words, clip)]
     if found:
         found = _prefer_strict(page, config, words, found)
         found = _close_open_sides(page, config, words, found)
+        if strategy == "auto":
+            found = _as_regions(
+                grow_headers([(_box(t), [list(r) for r in t.rows]) for t in found], inputs)
+            )
     boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     if strategy == "lines" or any(
         rich_table(t.rows, text_line_count((t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1), boxes))
@@ -345,22 +348,25 @@ def _strategy_regions(
         return tuple(found)
     if strategy == "lines_then_text":
         return tuple(found or _grids(page, config, _TEXT, words))
-    if not found and numeric_fraction(str(w["text"]) for w in words) < 0.15:
-        return tuple(found)
-    for settings in (_MIXED, _TEXT):
-        alt = _plausible_grids(page, config, settings, words)
-        if alt:
-            return tuple(alt)
+    # auto: tables read from the words where rows of numbers are.
+    alt = _as_regions(whitespace_regions(inputs, clusters, lumped=bool(found)))
+    if alt:
+        kept = [t for t in found if not any(_overlaps(t.bbox, a.bbox) for a in alt)]
+        return tuple(sorted([*kept, *alt], key=lambda t: (t.bbox.y0, t.bbox.x0)))
     return tuple(found)
 
 
 def _plausible_grids(
-    page: Any, config: PdfplumberConfig, settings: dict[str, Any], words: list[Mapping[str, Any]]
+    page: Any,
+    config: PdfplumberConfig,
+    settings: dict[str, Any],
+    words: list[Mapping[str, Any]],
+    clip: tuple[float, float, float, float] | None = None,
 ) -> list[TableRegion]:
     height = float(page.height) or 1.0
     return [
         t
-        for t in _grids(page, config, settings, words)
+        for t in _grids(page, config, settings, words, clip)
         if plausible_table(t.rows, (t.bbox.y1 - t.bbox.y0) / height)
     ]
 
@@ -403,7 +409,14 @@ def _close_open_sides(
     settings = _sided(page, words)
     if "explicit_vertical_lines" not in settings:
         return found
-    alt = _plausible_grids(page, config, settings, words)
+    # Only the band of the ruled grids, across the page: the open sides are beside them.
+    band = (
+        float(page.bbox[0]),
+        min(t.bbox.y0 for t in found) - 2,
+        float(page.bbox[2]),
+        max(t.bbox.y1 for t in found) + 2,
+    )
+    alt = _plausible_grids(page, config, settings, words, band)
     out: list[TableRegion] = []
     for t in found:
         better = [
@@ -438,7 +451,11 @@ def _prefer_strict(
         or o.get("stroke")
         or min(float(o["width"]), float(o["height"])) <= _THIN
     ]
-    if len(thin) < 4:
+    # Without cell backgrounds the strict reading is the same grid.
+    backgrounds = any(
+        o.get("fill") and min(float(o["width"]), float(o["height"])) > _THIN for o in page.rects
+    )
+    if len(thin) < 4 or not backgrounds:
         return found
     strict = dict(
         vertical_strategy="explicit",

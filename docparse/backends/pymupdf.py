@@ -27,26 +27,31 @@ from docparse.backends.base import (
     open_pymupdf,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
+from docparse.backends.table_candidates import (
+    PageInputs,
+    merge_symbol_cells,
+    overlaps,
+    rect_edges,
+    ruled_clusters,
+)
 from docparse.backends.tables import (
     TABLE_MARGIN,
     TextLine,
     banded_regions,
     caption_regions,
-    column_edges,
-    columns_within,
-    grid_fill,
+    grow_headers,
     is_rule,
     join_strips,
-    numeric_fraction,
-    plausible_table,
     prefer_fuller_grids,
     prose_table,
+    region_grids,
     rich_table,
     rule_bounded_regions,
-    ruled_off_plausible,
     shading_columns,
     split_stacked_rows,
     text_line_count,
+    whitespace_regions,
+    widen_to_open_sides,
 )
 from docparse.errors import CorruptDocumentError
 from docparse.model import BBox
@@ -159,52 +164,167 @@ def _clean_cell(c: Any) -> str:
 Grid = tuple[Any, list[list[str]]]
 
 
+@dataclass(slots=True)
+class PageTables:
+    """One page's table inputs, read once and shared by every table strategy.
+
+    ``paths`` are the page's rule-like vector paths (axis-parallel lines of 3
+    points or more and rectangles; curves and plot polylines dropped) in
+    ``get_cdrawings()`` form; :meth:`find` hands those inside its clip to
+    ``find_tables(paths=...)`` so that it never reads the drawings again.
+    ``rules`` are thin horizontal path boxes ``(x0, y, x1)`` (booktabs rules).
+    """
+
+    page: Any
+    config: PyMuPDFConfig
+    words: list[Any]
+    inputs: PageInputs
+    paths: list[dict[str, Any]]
+    rules: list[tuple[float, float, float]]
+
+    def find(self, clip: Any, **settings: Any) -> list[Any]:
+        """``page.find_tables`` with the layout model as configured and the shared paths."""
+        if _HAS_USE_LAYOUT:
+            settings["use_layout"] = self.config.table_layout_model
+        paths = [_drawing(p) for p in self.paths if overlaps(p["rect"], clip)]
+        found = self.page.find_tables(clip=clip, paths=paths, **settings)
+        return list(found.tables) if found is not None else []
+
+
+_PATH_KEYS = (
+    "closePath",
+    "fill",
+    "color",
+    "width",
+    "lineCap",
+    "lineJoin",
+    "dashes",
+    "stroke_opacity",
+    "fill_opacity",
+    "even_odd",
+)
+
+
+def _drawing(p: dict[str, Any]) -> dict[str, Any]:
+    """A ``get_cdrawings()`` path in ``get_drawings()`` form (what ``find_tables`` reads).
+
+    A fresh copy per call: ``find_tables`` edits the paths it is given.
+    """
+    pymupdf: Any = load_pymupdf()
+    items: list[tuple[Any, ...]] = []
+    for item in p["items"]:
+        if item[0] == "re":
+            items.append(("re", pymupdf.Rect(item[1]).normalize(), item[2]))
+        elif item[0] == "qu":
+            items.append(("qu", pymupdf.Quad(item[1])))
+        else:
+            items.append((item[0], *(pymupdf.Point(x) for x in item[1:])))
+    out = {k: p.get(k) for k in _PATH_KEYS}
+    out.update(p, rect=pymupdf.Rect(p["rect"]), items=items)
+    return out
+
+
+def _rule_items(items: list[Any]) -> tuple[list[Any], list[tuple[float, float, float, float]]]:
+    """The rule-like items of a path and their segments (see :class:`PageTables`)."""
+    kept: list[Any] = []
+    segments: list[tuple[float, float, float, float]] = []
+    for item in items:
+        kind = item[0]
+        if kind == "l":
+            (ax, ay), (bx, by) = item[1], item[2]
+            dx, dy = abs(ax - bx), abs(ay - by)
+            if min(dx, dy) > 1 or max(dx, dy) < 3:
+                continue  # slanted or tiny: a plot's polyline, not a rule
+            kept.append(item)
+            segments.append((min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+        elif kind == "re":
+            x0, y0, x1, y1 = item[1]
+            kept.append(item)
+            segments.extend(rect_edges(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+        elif kind == "qu":
+            xs = [pt[0] for pt in item[1]]
+            ys = [pt[1] for pt in item[1]]
+            # An axis-parallel quad has two distinct x and two distinct y values.
+            if len({round(x, 1) for x in xs}) <= 2 and len({round(y, 1) for y in ys}) <= 2:
+                kept.append(item)
+                segments.extend(rect_edges(min(xs), min(ys), max(xs), max(ys)))
+    return kept, segments
+
+
+def page_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> PageTables:
+    """Read the page's drawings once (``get_cdrawings``) and keep what the table finders need."""
+    paths: list[dict[str, Any]] = []
+    segments: list[tuple[float, float, float, float]] = []
+    fills: list[tuple[float, float, float, float]] = []
+    rules: list[tuple[float, float, float]] = []
+    for d in page.get_cdrawings():
+        if d.get("type") not in ("f", "s", "fs"):
+            continue
+        x0, y0, x1, y1 = d["rect"]
+        if is_rule(x0, y0, x1, y1):
+            rules.append((float(x0), float(y0 + y1) / 2, float(x1)))
+        if d.get("fill") is not None:
+            fills.append((float(x0), float(y0), float(x1), float(y1)))
+        items, segs = _rule_items(d["items"])
+        if not items or (len(d["items"]) > 20 and len(items) < 0.5 * len(d["items"])):
+            continue  # a curve or plot line with a few straight pieces
+        segments.extend(segs)
+        paths.append(dict(d, items=items))
+    inputs = PageInputs(
+        width=float(page.rect.width),
+        height=float(page.rect.height),
+        words=tuple((float(w[0]), float(w[1]), float(w[2]), float(w[3]), str(w[4])) for w in words),
+        lines=tuple(_text_lines(words)),
+        segments=tuple(segments),
+        fills=tuple(fills),
+    )
+    return PageTables(page, config, words, inputs, paths, rules)
+
+
 def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     """Cell grids of the tables on ``page`` with the configured strategy.
 
+    The page's inputs are read once (:func:`page_tables`). Ruled tables are
+    searched only where rules cross (:func:`ruled_clusters`), whitespace
+    tables only where rows of numbers are (:func:`numeric_regions`).
     Zebra-striped tables found strip by strip are read again as one table
     (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
-    (horizontal rules only) come on top, from :func:`ruled_off_tables`, where
-    no other table overlaps them.
+    (horizontal rules only) and caption-anchored ones come on top, from
+    :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
+    overlaps them.
     """
-    found = _strategy_tables(page, config, words)
+    pt = page_tables(page, config, words)
+    found = _strategy_tables(pt)
     if config.table_strategy == "text":
         return found
-    # The page's text lines, made once for the three region finders below.
-    lines = _text_lines(words)
-    found = _join_bands(page, found, words, lines)
-    extra = [*ruled_off_tables(page, config, words, lines), *_captioned_tables(page, words, lines)]
+    lines = list(pt.inputs.lines)
+    found = _join_bands(pt, found, lines)
+    extra = [*ruled_off_tables(pt, lines), *_captioned_tables(pt, lines)]
     for g in extra:
-        if not any(_overlaps(g[0], f[0]) for f in found):
+        if not any(overlaps(g[0], f[0]) for f in found):
             found.append(g)
     return found
 
 
-def _captioned_tables(page: Any, words: list[Any], lines: list[TextLine]) -> list[Grid]:
+def _captioned_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:
     """Tables with no lines at all, found next to their caption (:func:`caption_regions`)."""
     grids: list[Grid] = []
-    for clip in caption_regions(lines, float(page.rect.width)):
-        grids.extend(_region_grids(page, clip, words))
+    for clip in caption_regions(lines, pt.inputs.width):
+        grids.extend(_region_grids(pt, clip))
     return grids
 
 
-def _join_bands(
-    page: Any, found: list[Grid], words: list[Any], lines: list[TextLine]
-) -> list[Grid]:
+def _join_bands(pt: PageTables, found: list[Grid], lines: list[TextLine]) -> list[Grid]:
     regions = banded_regions([g[0] for g in found], lines)
     if not regions:
         return found
-    fills = [tuple(d["rect"]) for d in page.get_drawings() if d.get("fill") is not None]
+    fills = list(pt.inputs.fills)
     return join_strips(
         found,
         regions,
-        lambda clip: _region_grids(page, clip, words, shading_columns(fills, clip)),
+        lambda clip: _region_grids(pt, clip, shading_columns(fills, clip)),
         lambda g: (g[0][1], g[0][0]),
     )
-
-
-def _overlaps(a: Any, b: Any) -> bool:
-    return bool(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
 
 
 def _text_lines(words: list[Any]) -> list[TextLine]:
@@ -219,100 +339,35 @@ def _text_lines(words: list[Any]) -> list[TextLine]:
     return out
 
 
-def ruled_off_tables(
-    page: Any, config: PyMuPDFConfig, words: list[Any], lines: list[TextLine]
-) -> list[Grid]:
+def ruled_off_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:
     """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
 
     Each region is read by :func:`_region_grids`.
     """
-    rules = []
-    for d in page.get_drawings():
-        r = d["rect"]
-        if is_rule(r.x0, r.y0, r.x1, r.y1):
-            rules.append((float(r.x0), float(r.y0 + r.y1) / 2, float(r.x1)))
-    if len(rules) < 2:
+    if len(pt.rules) < 2:
         return []
-    regions = rule_bounded_regions(rules, lines, float(page.rect.height))
     grids: list[Grid] = []
-    for clip in regions:
-        grids.extend(_region_grids(page, clip, words))
+    for clip in rule_bounded_regions(pt.rules, lines, pt.inputs.height):
+        grids.extend(_region_grids(pt, clip))
     return grids
 
 
-def _region_grids(
-    page: Any, clip: Any, words: list[Any], columns: list[float] | None = None
-) -> list[Grid]:
-    """The table in a region known to hold one, rows from text lines.
-
-    With drawn ``columns`` (x positions), those are the columns
-    (:func:`columns_within`). Otherwise the text strategy finds columns from
-    the word alignments and the explicit strategy from the word gaps no line
-    covers (:func:`column_edges`), and the grid with fewer empty cells wins
-    (split cells leave holes). A grid is kept only if it has two columns of
-    short cells.
-    """
-    # The region's top and bottom as rows' edges: a header line set apart
-    # from the rest would otherwise fall outside the text strategy's rows.
-    bounds = {"horizontal_lines": [clip[1] + 0.5, clip[3] - 0.5]}
-    if columns:
-        columns = columns_within(
-            columns, (w[:4] for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3])
-        )
-    if columns and len(columns) >= 3:
-        explicit = {
-            "vertical_strategy": "explicit",
-            "vertical_lines": columns,
-            "horizontal_strategy": "text",
-            "min_words_horizontal": 1,
-            **bounds,
-        }
-        return _clip_grids(page, clip, words, explicit)
-    text = {"strategy": "text", "min_words_vertical": 2, "min_words_horizontal": 1, **bounds}
-    choices = [_clip_grids(page, clip, words, text)]
-    edges = column_edges(words, clip)
-    if len(edges) >= 3:
-        explicit = {
-            "vertical_strategy": "explicit",
-            "vertical_lines": edges,
-            "horizontal_strategy": "text",
-            "min_words_horizontal": 1,
-            **bounds,
-        }
-        choices.append(_clip_grids(page, clip, words, explicit))
-    return max(choices, key=grid_fill)
+def _region_grids(pt: PageTables, clip: Any, columns: list[float] | None = None) -> list[Grid]:
+    """The table in a region known to hold one (:func:`region_grids`)."""
+    return [(box, rows) for box, rows in region_grids(pt.inputs.words, clip, columns)]
 
 
-def _clip_grids(page: Any, clip: Any, words: list[Any], settings: dict[str, Any]) -> list[Grid]:
-    out: list[Grid] = []
-    # MuPDF's text strategy may return a table reaching beyond the clip: only
-    # the words inside the clip are read, and the box is cut to the clip.
-    inside = [w for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3]]
-    for t in page.find_tables(clip=clip, **settings).tables:
-        rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, inside)]
-        # The text strategy leaves an empty row between two spaced text lines.
-        rows = [r for r in rows if any(r)]
-        box = (t.bbox[0], max(t.bbox[1], clip[1]), t.bbox[2], min(t.bbox[3], clip[3]))
-        if box[3] > box[1] and ruled_off_plausible(rows):
-            out.append((box, rows))
-    return out
-
-
-def _strategy_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
-    kw: dict[str, Any] = {"use_layout": config.table_layout_model} if _HAS_USE_LAYOUT else {}
+def _strategy_tables(pt: PageTables) -> list[Grid]:
+    page, config, words = pt.page, pt.config, pt.words
     strategy = config.table_strategy
-
     rect = page.rect
-    clip = (
-        rect.x0,
-        rect.y0 + TABLE_MARGIN * rect.height,
-        rect.x1,
-        rect.y1 - TABLE_MARGIN * rect.height,
-    )
+    top = rect.y0 + TABLE_MARGIN * rect.height
+    bottom = rect.y1 - TABLE_MARGIN * rect.height
+    page_clip = (rect.x0, top, rect.x1, bottom)
 
-    def run(**settings: Any) -> list[Grid]:
+    def run(clip: Any, **settings: Any) -> list[Grid]:
         grids: list[Grid] = []
-        for t in page.find_tables(clip=clip, **settings, **kw).tables:
+        for t in pt.find(clip, **settings):
             rows = [[_clean_cell(c) for c in row] for row in _cell_texts(t, words)]
             if sum(1 for r in rows for c in r if c) >= config.min_table_cells and not (
                 prose_table(rows)
@@ -320,35 +375,51 @@ def _strategy_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list
                 grids.append((t.bbox, rows))
         return grids
 
+    def within_margins(regions: list[Any]) -> list[Any]:
+        out = []
+        for r in regions:
+            clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
+            if clip[3] > clip[1]:
+                out.append(clip)
+        return out
+
     if strategy == "text":
-        return run(strategy="text")
-    # A ruled table needs at least two vector strokes; skipping pages without
-    # them avoids find_tables' per-character setup on plain text pages.
-    found = run(strategy="lines") if len(page.get_cdrawings()) >= 2 else []
-    if found:
-        # "lines" counts every rectangle edge, cell backgrounds included;
-        # "lines_strict" only strokes and thin rules (see prefer_fuller_grids).
-        strict = run(strategy="lines_strict")
-        choice = prefer_fuller_grids(found, strict)
-        found = [g if i is None else strict[i] for g, i in zip(found, choice, strict=True)]
+        return run(page_clip, strategy="text")
+    # Ruled tables only where rules cross: a page of prose and plots costs nothing here.
+    clusters = within_margins(ruled_clusters(pt.inputs.segments, pt.inputs.words))
+    found: list[Grid] = []
+    for clip in clusters:
+        lined = run(clip, strategy="lines")
+        backgrounds = any(
+            overlaps(f, clip) and min(f[2] - f[0], f[3] - f[1]) > 2 for f in pt.inputs.fills
+        )
+        # Without cell backgrounds the strict reading is the same grid.
+        if lined and backgrounds:
+            # "lines" counts every rectangle edge, cell backgrounds included;
+            # "lines_strict" only strokes and thin rules (see prefer_fuller_grids).
+            strict = run(clip, strategy="lines_strict")
+            choice = prefer_fuller_grids(lined, strict)
+            lined = [g if i is None else strict[i] for g, i in zip(lined, choice, strict=True)]
+        found.extend(lined)
+    if found and strategy == "auto":
+        vertical = [
+            ((sg[0] + sg[2]) / 2, sg[1], sg[3])
+            for sg in pt.inputs.segments
+            if sg[3] - sg[1] > sg[2] - sg[0]
+        ]
+        widened = widen_to_open_sides([(tuple(g[0]), g[1]) for g in found], pt.inputs, vertical)
+        found = [(box, rows) for box, rows in grow_headers(widened, pt.inputs)]
     if strategy == "lines" or any(
         rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
     ):
         return found
     if strategy == "lines_then_text":
-        return found or run(strategy="text")
-    # auto
-    # Whitespace strategies on numeric pages, or where a ruled table came out lumped.
-    if not found and numeric_fraction(str(w[4]) for w in words) < 0.15:
-        return found
-    for settings in (
-        {"vertical_strategy": "lines", "horizontal_strategy": "text"},
-        {"strategy": "text"},
-    ):
-        height = float(page.rect.height) or 1.0
-        alt = [g for g in run(**settings) if plausible_table(g[1], (g[0][3] - g[0][1]) / height)]
-        if alt:
-            return alt
+        return found or run(page_clip, strategy="text")
+    # auto: tables read from the words where rows of numbers are.
+    alt: list[Grid] = list(whitespace_regions(pt.inputs, clusters, lumped=bool(found)))
+    if alt:
+        kept = [g for g in found if not any(overlaps(g[0], a[0]) for a in alt)]
+        return sorted([*kept, *alt], key=lambda g: (g[0][1], g[0][0]))
     return found
 
 
@@ -400,7 +471,9 @@ def _word_key(w: Any) -> tuple[float, float, str]:
 def table_regions(found: list[Grid]) -> tuple[TableRegion, ...]:
     """Grids from :func:`tables_of` as :class:`TableRegion` records (unrotated space)."""
     out: list[TableRegion] = []
-    for bbox, rows in found:
+    for bbox, grid_rows in found:
+        # "$" and ")" cells of ruled grids join their values, as in word grids.
+        rows = merge_symbol_cells([list(r) for r in grid_rows])
         width = max((len(r) for r in rows), default=0)
         grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
         out.append(TableRegion(_bbox(bbox), grid, 0))

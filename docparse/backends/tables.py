@@ -17,6 +17,16 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from docparse.backends.table_candidates import (
+    PageInputs,
+    Word,
+    numeric_regions,
+    overlaps,
+    union,
+    vertical_rules,
+    word_grid,
+)
+
 _NUMERIC = re.compile(r"\d")
 #: Share of the page height at the top and bottom left out of table detection:
 #: running headers and page numbers sit there and must not become table cells.
@@ -52,6 +62,25 @@ def is_data_row(row: Sequence[str]) -> bool:
         (bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c)) for c in filled
     )
     return bool(filled) and values >= 0.5 * len(filled)
+
+
+def header_row_count(rows: Sequence[Sequence[str]], cap: int = 5) -> int:
+    """How many leading rows of a grid are its column headers.
+
+    The rows above the first row holding a value beyond its label column
+    (a number, not a year: ``2023 | 2022`` heads columns), when there are at
+    most ``cap`` of them, the way the structured twins (EDGAR ``.htm``, CSV)
+    count them. With no values at all, a first row whose cells are all
+    filled and never repeated below in their column is a header.
+    """
+    for i, row in enumerate(rows):
+        if any(bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c) for c in row[1:] if c.strip()):
+            return i if i <= cap and i < len(rows) else 0
+    if len(rows) > 2 and rows[0] and all(c.strip() for c in rows[0]):
+        below = [{r[c] for r in rows[1:] if c < len(r)} for c in range(len(rows[0]))]
+        if all(cell not in below[c] for c, cell in enumerate(rows[0])):
+            return 1
+    return 0
 
 
 def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -> bool:
@@ -210,6 +239,9 @@ def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
     if used < 2 or not filled:
         return False
     lengths = sorted(len(c.split()) for c in filled)
+    # Prose columns read as a grid: most cells start in the middle of a sentence.
+    if sum(c.strip()[0].islower() for c in filled) > 0.4 * len(filled):
+        return False
     return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20
 
 
@@ -463,14 +495,7 @@ def banded_regions(
             (ln for ln in lines if ln[0][0] >= x0 - 6 and ln[0][2] <= x1 + 6),
             key=lambda ln: ln[0][1],
         )
-        for box, text in reversed([ln for ln in inside if ln[0][3] <= top + 1]):
-            tokens = text.split()
-            sentence = len(tokens) > 8 or text.rstrip()[-1:] in ".:;"
-            # A row of values ends the header; a lone footnote mark "(2)" does not.
-            values = sum(is_data_row([t]) for t in tokens)
-            if top - box[3] > 1.5 * pitch or sentence or values >= max(2, len(tokens) / 2):
-                break
-            top = box[1]
+        top = header_top(inside, top, pitch)
         for box, text in (ln for ln in inside if ln[0][1] >= bottom - 1):
             tokens = text.split()
             values = sum(bool(_NUMERIC.search(t)) for t in tokens)
@@ -484,6 +509,72 @@ def banded_regions(
             region = (prev[0], prev[1], max(prev[2], region[2]), max(prev[3], region[3]))
             g = strips + g
         out.append((region, g))
+    return out
+
+
+def header_top(lines: Sequence[tuple[Sequence[float], str]], top: float, pitch: float) -> float:
+    """The top of the column-header lines directly above a table whose body starts at ``top``.
+
+    ``lines`` are the text lines over the table's width. Going up, a line
+    joins while it is at most 1.5 ``pitch`` (a row's height) from the one
+    below and reads as a header: at most 8 words, no sentence end, not a
+    row of values (a lone footnote mark "(2)" is no value).
+    """
+    for box, text in sorted((ln for ln in lines if ln[0][3] <= top + 1), key=lambda ln: -ln[0][3]):
+        tokens = text.split()
+        sentence = len(tokens) > 8 or text.rstrip()[-1:] in ".:;"
+        values = sum(is_data_row([t]) for t in tokens)
+        if top - box[3] > 1.5 * pitch or sentence or values >= max(2, len(tokens) / 2):
+            break
+        top = min(top, box[1])
+    return top
+
+
+def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[RegionGrid]:
+    """Ruled grids whose column headers sit above their first rule, read again with them.
+
+    Filings draw a rule under the header, so a ruled strategy starts the
+    table below it. Where :func:`header_top` finds header lines above a
+    grid, the grown region is read from its words (:func:`region_grids`, the
+    vertical rules as column boundaries) and replaces the grid when it holds
+    more non-empty cells. Only header lines with two or more pieces side by
+    side count, and never the rows of the table above.
+    """
+    out: list[RegionGrid] = []
+    for box, rows in grids:
+        pitch = (box[3] - box[1]) / max(len(rows), 1)
+        # Never into the table above: its rows are no header of this one.
+        floor = max(
+            (
+                b[3]
+                for b, _ in grids
+                if b is not box and b[3] <= box[1] + 1 and b[0] < box[2] and box[0] < b[2]
+            ),
+            default=float("-inf"),
+        )
+        over = [
+            ln
+            for ln in inputs.lines
+            if ln[0][0] >= box[0] - 6 and ln[0][2] <= box[2] + 6 and ln[0][1] >= floor - 1
+        ]
+        top = header_top(over, box[1] + 1, max(pitch, 6.0))
+        heads = [ln[0] for ln in over if ln[0][1] >= top - 1 and ln[0][3] <= box[1] + 1]
+        # Column headers stand side by side over the columns; a lone title line
+        # above a table is not one.
+        side_by_side = any(
+            sum(abs((a[1] + a[3]) - (b[1] + b[3])) < 4 for b in heads) >= 2 for a in heads
+        )
+        if top >= box[1] - 1 or not side_by_side:
+            out.append((box, rows))
+            continue
+        clip = (box[0] - 1, top - 1, box[2] + 1, box[3])
+        rules = vertical_rules(inputs.segments, box)
+        again = region_grids(inputs.words, clip, rules=rules)
+        filled = sum(1 for r in rows for c in r if c.strip())
+        if again and sum(1 for r in again[0][1] for c in r if c.strip()) > filled:
+            out.append(again[0])
+        else:
+            out.append((box, rows))
     return out
 
 
@@ -624,7 +715,114 @@ def columns_within(columns: Sequence[float], word_boxes: Iterable[Box]) -> list[
     return [lo, *(c for c in columns if lo + 1 < c < hi - 1), hi]
 
 
+def whitespace_regions(
+    inputs: PageInputs, clusters: Sequence[Box], lumped: bool, margin: float = TABLE_MARGIN
+) -> list[RegionGrid]:
+    """Tables read from the words where rows of numbers are (:func:`numeric_regions`).
+
+    A ruled cluster that a numeric region touches is read with it as one
+    region (a table ruled only between its column groups: the rules alone
+    leave out the stub column); with ``lumped`` (a ruled table came out with
+    several text lines per row) every cluster is read again from its words.
+    The vertical rules inside a region are column boundaries. Grids that do
+    not read as a table (:func:`plausible_table`) are dropped.
+    """
+    top, bottom = margin * inputs.height, (1 - margin) * inputs.height
+    regions = list(numeric_regions(inputs.lines, inputs.width))
+    for c in clusters:
+        touching = [i for i, r in enumerate(regions) if overlaps(c, r)]
+        if touching:
+            merged = (c[0], c[1], c[2], c[3])
+            for i in touching:
+                merged = union(merged, regions[i])
+            regions = [r for i, r in enumerate(regions) if i not in touching] + [merged]
+        elif lumped:
+            regions.append((c[0], c[1], c[2], c[3]))
+    out: list[RegionGrid] = []
+    for r in regions:
+        clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
+        if clip[3] <= clip[1]:
+            continue
+        rules = vertical_rules(inputs.segments, clip)
+        for g in region_grids(inputs.words, clip, rules=rules):
+            # Two regions (a cluster and a numeric run) may read the same table.
+            if any(overlaps(g[0], o[0]) for o in out):
+                continue
+            if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)):
+                out.append(g)
+    return out
+
+
+def widen_to_open_sides(
+    grids: Sequence[RegionGrid], inputs: PageInputs, rules: Sequence[tuple[float, float, float]]
+) -> list[RegionGrid]:
+    """Ruled grids that leave out an unruled stub or last column, read again with them.
+
+    ``rules`` are the page's vertical rules ``(x, top, bottom)``. Where
+    :func:`open_sides` finds a table going on beyond its outermost rules, the
+    grid's band widened to those sides is read from its words
+    (:func:`region_grids`, the rules as column boundaries); the reading
+    replaces the ruled grid when it holds more non-empty cells.
+    """
+    sides = open_sides(rules, [w[:4] for w in inputs.words])
+    if not sides:
+        return list(grids)
+    out: list[RegionGrid] = []
+    for box, rows in grids:
+        xs = [x for x, top, bottom in sides if top <= box[3] and bottom >= box[1]]
+        if not xs:
+            out.append((box, rows))
+            continue
+        clip = (min(box[0], *xs), box[1], max(box[2], *xs), box[3])
+        inner = [x for x, top, bottom in rules if top <= box[3] and bottom >= box[1]]
+        again = region_grids(inputs.words, clip, rules=inner)
+        filled = sum(1 for r in rows for c in r if c.strip())
+        best = max(again, key=lambda g: sum(1 for r in g[1] for c in r if c.strip()), default=None)
+        if best is not None and sum(1 for r in best[1] for c in r if c.strip()) > filled:
+            out.append(best)
+        else:
+            out.append((box, rows))
+    return out
+
+
 G = TypeVar("G")
+#: A table found in a region: its box and its rows of cell strings.
+RegionGrid = tuple[tuple[float, float, float, float], list[list[str]]]
+
+
+def region_grids(
+    words: Sequence[Word],
+    clip: Box,
+    columns: Sequence[float] | None = None,
+    rules: Sequence[float] = (),
+) -> list[RegionGrid]:
+    """The table in a region known to hold one, read from its words (no library call).
+
+    With drawn ``columns`` (x positions of rules or shading edges), those are
+    the columns, closed just outside the region's words
+    (:func:`columns_within`); otherwise the columns are the gaps the rows
+    share (:func:`~docparse.backends.table_candidates.word_grid`), with the
+    vertical ``rules`` (x positions) as boundaries where no gap is. Rows come
+    from baselines. The grid is kept only if it reads as a table, not prose
+    (:func:`ruled_off_plausible`).
+    """
+    edges: list[float] | None = None
+    if columns:
+        boxes = (w[:4] for w in words if clip[1] <= (w[1] + w[3]) / 2 <= clip[3])
+        edges = columns_within(columns, boxes)
+        if len(edges) < 3:
+            edges = None
+    found = word_grid(words, clip, edges, rules)
+    if found is None:
+        return []
+    box, rows = found
+    # A caption line caught in the region is the table's caption, not a row of it.
+    rows = [
+        r
+        for r in rows
+        if any(c.strip() for c in r) and not TABLE_CAPTION.match(" ".join(c for c in r if c))
+    ]
+    return [(box, rows)] if ruled_off_plausible(rows) else []
 
 
 def shading_columns(fills: Iterable[Box], clip: Box) -> list[float]:

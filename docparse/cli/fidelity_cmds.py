@@ -51,7 +51,8 @@ def print_fidelity(summary: dict[str, Any]) -> None:
     table = RichTable(title=f"{Path(summary['twin']).name} vs {Path(summary['pdf']).name}")
     table.caption = (
         f"UR: unit recall@{t}, WR: word recall, tau: Kendall tau of reading order, "
-        "spur: spurious text, tabs: twin tables, T-rec: table recall"
+        "spur: spurious text, tabs: twin tables, T-rec: table recall, "
+        "adjF1: ICDAR-2013 adjacency-relation F1"
     )
     for col in (
         "backend",
@@ -63,13 +64,14 @@ def print_fidelity(summary: dict[str, Any]) -> None:
         "tabs",
         "T-rec",
         "cellF1",
+        "adjF1",
         "TEDS",
         "sec",
     ):
         table.add_column(col, justify="left" if col == "backend" else "right", no_wrap=True)
     for name, s in summary["backends"].items():
         if "error" in s:
-            table.add_row(name, f"[red]failed: {s['error']}[/red]", *[""] * 8, _f(s["seconds"], 1))
+            table.add_row(name, f"[red]failed: {s['error']}[/red]", *[""] * 9, _f(s["seconds"], 1))
             continue
         tb = s["tables"]
         table.add_row(
@@ -82,6 +84,7 @@ def print_fidelity(summary: dict[str, Any]) -> None:
             str(tb["count"]),
             _f(tb["recall"]),
             _f(tb["cell_f1"]),
+            _f(tb.get("adjacency_f1")),
             _f(tb["teds"]),
             _f(s["seconds"], 1),
         )

@@ -1,0 +1,285 @@
+"""Per-stage CPU time of the PDF backends, side by side with the library calls they build on.
+
+Run through ``python -m benchmarks.pdf_speed --profile``. Stages are timed by
+wrapping the library and docparse functions that do each kind of work, with
+exclusive time (a stage's time leaves out the stages it calls):
+
+* ``text``: PyMuPDF ``Page.get_text`` (dict, words), pdfplumber ``Page.extract_words``;
+* ``drawings``: PyMuPDF ``Page.get_drawings`` / ``get_cdrawings``;
+* ``candidates``: the shared table-region finders of :mod:`docparse.backends.tables`;
+* ``grids``: PyMuPDF and pdfplumber ``find_tables`` and the shared grid builder;
+* ``assembly``: the rest of ``docparse.parse`` (blocks, layout, units, tokens).
+
+Beside them, over the same pages: raw ``get_text("dict")`` + ``get_drawings()``,
+``find_tables(use_layout=False)`` on every page, ``pymupdf4llm.to_markdown``,
+pdfplumber's ``extract_words()``, and (``--layout-model``) the pymupdf backend
+with ``table_layout_model=True``. The slowest page of each backend is reported
+(the time of the backend's page reader, assembly excluded).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CLOCK: Callable[[], float] = time.process_time
+
+#: Names in :mod:`docparse.backends.tables` (and wherever a backend imported them) per stage.
+SHARED_STAGES = {
+    "candidates": (
+        "candidate_regions",
+        "caption_regions",
+        "rule_bounded_regions",
+        "banded_regions",
+        "numeric_regions",
+    ),
+    "grids": ("build_grid", "grids_in_region"),
+}
+STAGES = ("text", "drawings", "candidates", "grids", "assembly")
+
+
+class StageClock:
+    """Exclusive CPU time per stage of wrapped callables (nested calls are subtracted)."""
+
+    def __init__(self) -> None:
+        self.totals: Counter[str] = Counter()
+        self.pages: list[tuple[str, int, float]] = []
+        self._stack: list[float] = []
+        self._undo: list[tuple[Any, str, Any]] = []
+
+    def wrap(self, owner: Any, attr: str, stage: str) -> None:
+        original = owner.__dict__.get(attr) if isinstance(owner, type) else getattr(owner, attr)
+        if original is None or isinstance(original, property):
+            return
+        clock = self
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = CLOCK()
+            clock._stack.append(0.0)
+            try:
+                return original(*args, **kwargs)
+            finally:
+                elapsed = CLOCK() - start
+                inner = clock._stack.pop()
+                clock.totals[stage] += elapsed - inner
+                if clock._stack:
+                    clock._stack[-1] += elapsed
+
+        setattr(owner, attr, timed)
+        self._undo.append((owner, attr, original))
+
+    def wrap_page(self, owner: Any, attr: str, doc: str) -> None:
+        """Time each call of a backend's page reader (inclusive), recorded per page."""
+        original = owner.__dict__[attr]
+        clock = self
+
+        def timed(self_: Any, page: Any, index: int, *args: Any, **kwargs: Any) -> Any:
+            start = CLOCK()
+            try:
+                return original(self_, page, index, *args, **kwargs)
+            finally:
+                clock.pages.append((doc, index + 1, CLOCK() - start))
+
+        setattr(owner, attr, timed)
+        self._undo.append((owner, attr, original))
+
+    def restore(self) -> None:
+        for owner, attr, original in reversed(self._undo):
+            setattr(owner, attr, original)
+        self._undo.clear()
+
+
+def _shared_modules() -> list[Any]:
+    names = [
+        "docparse.backends.tables",
+        "docparse.backends.pymupdf",
+        "docparse.backends.pdfplumber",
+    ]
+    out = []
+    for name in names:
+        try:
+            out.append(importlib.import_module(name))
+        except ImportError:
+            continue
+    return out
+
+
+@contextmanager
+def staged(backend: str, doc: str, clock: StageClock) -> Iterator[None]:
+    """Wrap the stage functions for one parse with ``backend``."""
+    for module in _shared_modules():
+        for stage, names in SHARED_STAGES.items():
+            for name in names:
+                if hasattr(module, name):
+                    clock.wrap(module, name, stage)
+    if backend == "pymupdf":
+        import pymupdf
+
+        from docparse.backends.pymupdf import PyMuPDFBackend
+
+        clock.wrap(pymupdf.Page, "get_text", "text")
+        clock.wrap(pymupdf.Page, "get_drawings", "drawings")
+        clock.wrap(pymupdf.Page, "get_cdrawings", "drawings")
+        clock.wrap(pymupdf.Page, "find_tables", "grids")
+        clock.wrap_page(PyMuPDFBackend, "_page", doc)
+    else:
+        from pdfplumber.page import Page
+
+        from docparse.backends.pdfplumber import PdfplumberBackend
+
+        clock.wrap(Page, "extract_words", "text")
+        clock.wrap(Page, "find_tables", "grids")
+        clock.wrap_page(PdfplumberBackend, "_page", doc)
+    try:
+        yield
+    finally:
+        clock.restore()
+
+
+# ------------------------------------------------------------------------------ side calls
+
+
+def raw_pymupdf(path: Path) -> None:
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        for page in doc:
+            page.get_text("dict")
+            page.get_drawings()
+
+
+def find_tables_plain(path: Path) -> int:
+    import pymupdf
+
+    n = 0
+    with pymupdf.open(path) as doc:
+        for page in doc:
+            n += len(page.find_tables(use_layout=False).tables)
+    return n
+
+
+def pymupdf4llm_markdown(path: Path) -> None:
+    import pymupdf4llm
+
+    # OCR off: docparse reads the text layer only, and so must the comparison.
+    pymupdf4llm.to_markdown(str(path), show_progress=False, use_ocr=False)
+
+
+def plumber_words(path: Path) -> None:
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            page.extract_words()
+            page.close()
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    gc.collect()
+    start = CLOCK()
+    fn()
+    return CLOCK() - start
+
+
+@dataclass
+class Profile:
+    """Totals of one profile run."""
+
+    pages: int = 0
+    stages: dict[str, Counter[str]] = field(default_factory=dict)
+    totals: Counter[str] = field(default_factory=Counter)
+    slowest: dict[str, tuple[str, int, float]] = field(default_factory=dict)
+    over_1s: Counter[str] = field(default_factory=Counter)
+    tables: Counter[str] = field(default_factory=Counter)
+
+
+def profile_doc(
+    path: Path,
+    name: str,
+    n_pages: int,
+    backends: list[str],
+    prof: Profile,
+    layout_model: bool,
+    side_calls: bool = True,
+) -> None:
+    import docparse
+
+    prof.pages += n_pages
+    row: list[str] = []
+    for b in backends:
+        clock = StageClock()
+        with staged(b, name, clock):
+            start = CLOCK()
+            doc = docparse.parse(path, backend=b)
+            total = CLOCK() - start
+        n_tables = sum(1 for u in doc.units if u.table is not None)
+        prof.tables[b] += n_tables
+        stages = prof.stages.setdefault(b, Counter())
+        for k, v in clock.totals.items():
+            stages[k] += v
+        stages["assembly"] += total - sum(clock.totals.values())
+        prof.totals[b] += total
+        for doc_name, page, sec in clock.pages:
+            if b not in prof.slowest or sec > prof.slowest[b][2]:
+                prof.slowest[b] = (doc_name, page, sec)
+            prof.over_1s[b] += sec > 1.0
+        row.append(f"{b} {total:6.2f}s {n_tables} tables")
+    side: dict[str, Callable[[], Any]] = {}
+    if "pymupdf" in backends and side_calls:
+        side["raw get_text(dict)+get_drawings()"] = lambda: raw_pymupdf(path)
+        side["find_tables(use_layout=False)"] = lambda: find_tables_plain(path)
+        side["pymupdf4llm.to_markdown"] = lambda: pymupdf4llm_markdown(path)
+        if layout_model:
+            side["pymupdf table_layout_model=True"] = lambda: docparse.parse(
+                path, backend="pymupdf", config={"table_layout_model": True}
+            )
+    if "pdfplumber" in backends and side_calls:
+        side["pdfplumber extract_words()"] = lambda: plumber_words(path)
+    for label, fn in side.items():
+        sec = timed(fn)
+        prof.totals[label] += sec
+        row.append(f"{label.split('(')[0].split('.')[0]} {sec:6.2f}s")
+    print(f"  {n_pages:4d}p {name}: " + ", ".join(row), file=sys.stderr, flush=True)
+
+
+def report(prof: Profile, backends: list[str], n_docs: int) -> None:
+    """Print the per-stage table and the side-by-side ratios (markdown)."""
+    pages = max(prof.pages, 1)
+    print(f"\nPer-stage CPU time, {n_docs} PDFs, {prof.pages} pages\n")
+    print("| backend | " + " | ".join(STAGES) + " | total | ms/page | slowest page | pages > 1 s |")
+    print("|---|" + "---|" * (len(STAGES) + 4))
+    for b in backends:
+        st = prof.stages.get(b, Counter())
+        doc, page, sec = prof.slowest.get(b, ("-", 0, 0.0))
+        cells = " | ".join(f"{st[s]:.2f}" for s in STAGES)
+        print(
+            f"| {b} | {cells} | {prof.totals[b]:.2f} | {1000 * prof.totals[b] / pages:.1f} "
+            f"| {sec:.2f} s ({doc} p{page}) | {prof.over_1s[b]} |"
+        )
+    print("\n| call over the same pages | CPU s | ms/page | docparse pymupdf vs it |")
+    print("|---|---|---|---|")
+    ours = prof.totals.get("pymupdf", 0.0)
+    for label, sec in prof.totals.items():
+        if label in backends:
+            continue
+        ratio = f"{ours / sec:.2f}x" if sec and "pymupdf" in backends else "-"
+        print(f"| {label} | {sec:.2f} | {1000 * sec / pages:.1f} | {ratio} |")
+    if "pdfplumber" in backends and prof.totals.get("pdfplumber extract_words()"):
+        r = prof.totals["pdfplumber"] / prof.totals["pdfplumber extract_words()"]
+        print(f"\npdfplumber backend / its extract_words(): {r:.2f}x (target <= 2x)")
+    if "pymupdf" in backends:
+        raw = prof.totals.get("raw get_text(dict)+get_drawings()", 0.0)
+        md = prof.totals.get("pymupdf4llm.to_markdown", 0.0)
+        if raw:
+            print(f"pymupdf backend / raw get_text+get_drawings: {ours / raw:.2f}x (target <= 4x)")
+        if ours:
+            print(f"pymupdf4llm.to_markdown / pymupdf backend: {md / ours:.1f}x (target >= 10x)")
+    print("\ntable units per backend: " + ", ".join(f"{b} {prof.tables[b]}" for b in backends))
