@@ -6,6 +6,7 @@ installed; the ones that run rapidocr or tesseract skip without them.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -35,6 +36,10 @@ def test_needs_ocr_by_mode_and_text_layer() -> None:
     text = _page("A page with a real text layer.")
     broken = _page("\ufffd\ufffd\ufffd\ue001\ue002 ab")
     assert needs_ocr(empty, "auto") and needs_ocr(broken, "auto")
+    # A backend that left its unmapped glyphs out of the text reports them as a count.
+    cleaned = dataclasses.replace(_page("ab cd"), unmapped_glyphs=40)
+    assert needs_ocr(cleaned, "auto")
+    assert not needs_ocr(dataclasses.replace(text, unmapped_glyphs=2), "auto")
     assert not needs_ocr(text, "auto")
     assert needs_ocr(text, "force")
     assert not needs_ocr(empty, "off")

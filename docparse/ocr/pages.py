@@ -90,16 +90,16 @@ def _unmapped(ch: str) -> bool:
 def unmapped_glyphs(page: PageContent) -> tuple[int, int]:
     """(unmapped glyphs, characters) of the page's text layer.
 
-    Uses the backend's own count when it reports one (a page-level
-    ``unmapped_glyphs`` field), else counts characters that map to nothing.
+    Adds the glyphs the backend already left out of the text (its page-level
+    ``unmapped_glyphs`` count) to those still in the text that map to nothing:
+    backends that clean their text report the first, others leave the second.
     """
     chars = [c for b in page.blocks for ln in b.lines for s in ln.spans for c in s.text]
     chars += [c for t in page.tables for r in t.rows for cell in r for c in cell]
     n = sum(1 for c in chars if not c.isspace())
-    counted = getattr(page, "unmapped_glyphs", None)
-    if isinstance(counted, int):
-        return counted, max(n, counted)
-    return sum(1 for c in chars if _unmapped(c)), n
+    counted = getattr(page, "unmapped_glyphs", 0)
+    dropped = counted if isinstance(counted, int) else 0
+    return dropped + sum(1 for c in chars if _unmapped(c)), n + dropped
 
 
 def needs_ocr(page: PageContent, mode: OcrMode) -> bool:
