@@ -55,6 +55,7 @@ from align.match import (
     _Item,
     _norm,
     settle,
+    vote_clusters,
 )
 from align.math import GlyphHit, GlyphIndex, has_math, math_share
 from align.normalize import Markup, NormalizedText, markup_to_text
@@ -390,7 +391,7 @@ class Locator(TableLocating):
         return max(0, bisect.bisect_right(self._item_starts, pos) - 1)
 
     # Over the C901 limit on purpose: page filter, rare-gram votes and bounds in one pass.
-    def _candidates(self, ev_words: list[str], page: int | None) -> list[tuple[int, int, int]]:  # noqa: C901
+    def _candidates(self, ev_words: list[str], page: int | None) -> list[tuple[int, int, int]]:
         """Candidate windows ``(first word, end word, votes)``, best first."""
         n = len(ev_words)
         grams: list[tuple[int, int, list[int]]] = []
@@ -419,16 +420,7 @@ class Locator(TableLocating):
         for _, j, post in grams:
             votes.extend((p - j, j) for p in post)
         votes.sort()
-        tol = max(8, n // 2)
-        clusters: list[tuple[int, int, int]] = []
-        i = 0
-        while i < len(votes):
-            k = i
-            while k + 1 < len(votes) and votes[k + 1][0] - votes[k][0] <= tol:
-                k += 1
-            js = {j for _, j in votes[i : k + 1]}
-            clusters.append((votes[i][0], votes[k][0], len(js)))
-            i = k + 1
+        clusters = vote_clusters(votes, max(8, n // 2))
 
         def rank(c: tuple[int, int, int]) -> tuple[int, int]:
             if page is None:

@@ -250,3 +250,20 @@ def _coverage(ev: str, text: str) -> float:
         if o.tag == "equal" and (o.src_end - o.src_start >= _MIN_BLOCK or short)
     )
     return got / len(ev_dense)
+
+
+def vote_clusters(votes: list[tuple[int, int]], tol: int) -> list[tuple[int, int, int]]:
+    """Group sorted ``(offset, evidence position)`` votes whose offsets lie within ``tol``.
+
+    Returns ``(first offset, last offset, distinct evidence positions)`` per group, in offset
+    order: a candidate placement of the evidence and how much of it agrees on it.
+    """
+    clusters: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(votes):
+        k = i
+        while k + 1 < len(votes) and votes[k + 1][0] - votes[k][0] <= tol:
+            k += 1
+        clusters.append((votes[i][0], votes[k][0], len({j for _, j in votes[i : k + 1]})))
+        i = k + 1
+    return clusters

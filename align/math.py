@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
+from align.match import vote_clusters
 from align.normalize import math_to_text, normalize
 
 __all__ = [
@@ -344,19 +345,11 @@ class GlyphIndex:
             return []
         votes.sort()
         n = len(ev)
-        tol = max(8, n // 2)
-        clusters: list[tuple[int, int, int]] = []
-        i = 0
-        while i < len(votes):
-            k = i
-            while k + 1 < len(votes) and votes[k + 1][0] - votes[k][0] <= tol:
-                k += 1
-            clusters.append((len({j for _, j in votes[i : k + 1]}), votes[i][0], votes[k][0]))
-            i = k + 1
-        clusters.sort(key=lambda c: -c[0])
+        clusters = vote_clusters(votes, max(8, n // 2))
+        clusters.sort(key=lambda c: -c[2])
         slack = max(12, n // 2)
         out = []
-        for _, lo, hi in clusters[:4]:
+        for lo, hi, _ in clusters[:4]:
             start = max(0, lo - slack)
             end = min(len(self.concat), hi + n + slack)
             out.append((start, min(end, start + 3 * n + 2 * slack)))
