@@ -20,7 +20,12 @@ from docparse.formats.tex.nodes import (
     _node_verbatim,
     _optional,
 )
-from docparse.formats.tex.numbering import UNKNOWN_REF, render_named_ref, render_ref
+from docparse.formats.tex.numbering import (
+    UNKNOWN_REF,
+    render_named_ref,
+    render_ref,
+    render_sub_ref,
+)
 from docparse.formats.tex.vocabulary import (
     _BIB_NAMES,
     _BLOCK_MACROS,
@@ -234,7 +239,7 @@ class MacrosMixin(ConverterBase):
         text = None
         if self.bibliography is not None and keys and name not in ("nocite", "footcite"):
             text = self.bibliography.render(name, keys, given)
-            if text is None:
+            if text is None or not self.bibliography.defines(keys):
                 self.flags.add("unresolved_cite")
         self._text(text if text else _SENTINEL)
         return i + 1
@@ -264,6 +269,9 @@ class MacrosMixin(ConverterBase):
         if all(t is not None and not t.number for t in targets):
             # labels that print nothing (after an unnumbered heading)
             return _SENTINEL
+        if command in ("subfigref", "subtabref", "subtableref"):
+            # jmlr prints the sub-float's letter alone: (a) and (b)
+            return render_sub_ref(targets)
         if command.endswith("ref") and command[:-3] in _NAMED_REFS:
             return render_named_ref(command[:-3], targets)
         return render_ref(command, targets, self.autonames, self.crefnames)

@@ -90,6 +90,7 @@ _TOKEN = re.compile(
     r"|\\(?P<appendix>appendix)\b(?!\w)"
     r"|\\(?P<setc>setcounter|addtocounter)\s*\{(?P<cname>\w+)\}\s*\{\s*(?P<cval>-?\d+)\s*\}"
     r"|\\(?P<step>refstepcounter|stepcounter)\s*\{(?P<sname>\w+)\}"
+    r"|\\(?P<subfloat>subfigure|subtable|subfloat)(?![a-zA-Z])(?=\s*[\[{])"
 )
 _NEWTHEOREM = re.compile(
     r"\\newtheorem(?P<star>\*?)\s*\{(?P<env>[^{}]+)\}\s*(?:\[(?P<shared>\w+)\])?\s*\{(?P<name>[^{}]*)\}\s*(?:\[(?P<within>\w+)\])?"
@@ -103,6 +104,45 @@ _AUTONAME = re.compile(
     r"\\(?:re)?newcommand\*?\s*\{?\s*\\(\w+)autorefname\s*\}?\s*\{([^{}]*)\}|\\def\s*\\(\w+)autorefname\s*\{([^{}]*)\}"
 )
 _CREFNAME = re.compile(r"\\(crefname|Crefname)\s*\{(\w+)\}\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+
+
+def blank_verbatim(source: str) -> str:
+    """``source`` with verbatim text and comments blanked (same length): what LaTeX
+    does not execute, such as ``\\verb|\\cite{ref}|``, neither numbers nor cites."""
+    for pattern in (_VERBATIM, _VERB, _COMMENT):
+        source = pattern.sub(lambda m: " " * len(m.group()), source)
+    return source
+
+
+#: Theorem-like environments a class defines itself, as its ``\\newtheorem`` lines
+#: (a document's own ``\\newtheorem`` of the same name comes later and wins).
+_CLASS_THEOREMS = {
+    "jmlr": r"""\newtheorem{theorem}{Theorem}\newtheorem{example}{Example}
+        \newtheorem{lemma}[theorem]{Lemma}\newtheorem{proposition}[theorem]{Proposition}
+        \newtheorem{remark}[theorem]{Remark}\newtheorem{corollary}[theorem]{Corollary}
+        \newtheorem{definition}[theorem]{Definition}\newtheorem{conjecture}[theorem]{Conjecture}
+        \newtheorem{axiom}[theorem]{Axiom}""",
+    "acmart": r"""\newtheorem{theorem}{Theorem}[section]
+        \newtheorem{conjecture}[theorem]{Conjecture}\newtheorem{proposition}[theorem]{Proposition}
+        \newtheorem{lemma}[theorem]{Lemma}\newtheorem{corollary}[theorem]{Corollary}
+        \newtheorem{example}[theorem]{Example}\newtheorem{definition}[theorem]{Definition}""",
+}
+#: Floats whose ``\\caption`` steps a counter, and the counter (algorithm2e's
+#: ``algorithm2e`` environment numbers with the algorithm floats).
+_CAPTIONED = {
+    "figure": "figure",
+    "table": "table",
+    "wrapfigure": "figure",
+    "wraptable": "table",
+    "sidewaysfigure": "figure",
+    "sidewaystable": "table",
+    "subfigure": "subfigure",
+    "subtable": "subtable",
+    "deluxetable": "table",
+    "splitdeluxetable": "table",
+    "algorithm": "algorithm",
+    "algorithm2e": "algorithm",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +162,7 @@ class _Frame:
     row_tag: str | None = None
     row_nonumber: bool = False
     inner: int = 0
+    captioned: bool = False  # a float whose \caption has stepped its counter
 
 
 #: Classes with roman section numbers, and the parent printed before a sub-number.
@@ -283,7 +324,8 @@ class _Numberer:
 
     # -- preamble ------------------------------------------------------
     def preamble(self, source: str) -> None:
-        for m in _NEWTHEOREM.finditer(source):
+        own = next((t for c, t in _CLASS_THEOREMS.items() if self.cls.startswith(c)), "")
+        for m in itertools.chain(_NEWTHEOREM.finditer(own), _NEWTHEOREM.finditer(source)):
             env, name = m.group("env").strip(), m.group("name").strip()
             if m.group("star"):
                 self.theorems[env] = ("", name)
@@ -315,9 +357,7 @@ class _Numberer:
 
     # -- the walk ------------------------------------------------------
     def run(self, source: str) -> dict[str, LabelTarget]:
-        source = _VERBATIM.sub(lambda m: " " * len(m.group()), source)
-        source = _VERB.sub(lambda m: " " * len(m.group()), source)
-        source = _COMMENT.sub(lambda m: " " * len(m.group()), source)
+        source = blank_verbatim(source)
         self.preamble(source)
         for m in _THE.finditer(source):
             self.redefine_the(source, m.start())
@@ -341,35 +381,17 @@ class _Numberer:
         elif m.group("end"):
             self.end(m.group("end").strip(), m.start(), source)
         elif m.group("caption"):
-            env = next(
-                (
-                    f.env
-                    for f in reversed(self.frames)
-                    if f.env.rstrip("*")
-                    in (
-                        "figure",
-                        "table",
-                        "wrapfigure",
-                        "wraptable",
-                        "sidewaysfigure",
-                        "sidewaystable",
-                        "subfigure",
-                        "subtable",
-                        "deluxetable",
-                        "splitdeluxetable",
-                        "algorithm",
-                    )
-                ),
-                None,
-            )
+            frame = self.float_frame()
+            env = frame.env if frame is not None else None
             if m.group("caption") == "captionof":
                 rest = source[m.end() : m.end() + 40]
                 k = re.match(r"\s*\{(\w+)\}", rest)
                 env = k.group(1) if k else env
-            if env is None:
+            if env is None or env.rstrip("*") not in _CAPTIONED:
                 return
-            base = env.rstrip("*").replace("wrap", "").replace("sideways", "")
-            base = "table" if base.endswith("deluxetable") else base
+            base = _CAPTIONED[env.rstrip("*")]
+            if frame is not None and base in ("figure", "table"):
+                frame.captioned = True
             if self.tablenum is not None:
                 # AASTeX \tablenum{N}: the table prints N, the counter stays
                 self.current = LabelTarget(self.tablenum, "table")
@@ -385,6 +407,8 @@ class _Numberer:
             if self.float_label and self.current is not None:
                 self.labels.setdefault(self.float_label, self.current)
             self.float_label = None
+        elif m.group("subfloat"):
+            self.sub_float(m.group("subfloat"))
         elif m.group("floatlabel") is not None:
             # jmlr \floatconts{label}{\caption{..}}{..}: the label names the caption
             self.float_label = m.group("floatlabel").strip()
@@ -434,6 +458,20 @@ class _Numberer:
                 self.refstep(name)
             else:
                 self.step(name)
+
+    def float_frame(self) -> _Frame | None:
+        return next((f for f in reversed(self.frames) if f.env.rstrip("*") in _CAPTIONED), None)
+
+    def sub_float(self, command: str) -> None:
+        """``\\subfigure[..]{..}``/``\\subfloat`` (subfigure and subfig packages, jmlr):
+        its label prints the float's number and the letter, ``3(a)``."""
+        frame = self.float_frame()
+        parent = "table" if command == "subtable" or (frame and "table" in frame.env) else "figure"
+        sub = "sub" + parent
+        self.step(sub)
+        # before the float's own \caption its counter is not stepped yet
+        number = self.counters.get(parent, 0) + (0 if frame and frame.captioned else 1)
+        self.current = LabelTarget(f"{number}({_alph(self.counters[sub])})", parent)
 
     def math_frame(self) -> _Frame | None:
         for f in reversed(self.frames):
@@ -630,3 +668,12 @@ def render_named_ref(name: str, targets: Sequence[LabelTarget | None]) -> str:
     if len(nums) > 1:
         word = word[:-2] + "ices" if word.endswith("ix") else word + "s"
     return f"{word} {_listing(nums)}" if nums else ""
+
+
+def render_sub_ref(targets: Sequence[LabelTarget | None]) -> str:
+    """What ``\\subfigref{keys}`` prints: the letters of sub-floats, ``(a) and (b)``."""
+    nums = []
+    for t in targets:
+        m = re.search(r"\([a-z]+\)$", t.number) if t is not None else None
+        nums.append(m.group() if m else t.number if t is not None else UNKNOWN_REF)
+    return _listing(nums) if nums else ""
