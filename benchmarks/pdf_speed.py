@@ -25,7 +25,13 @@ The ratio is the sum of backend times over the sum of baseline times.
 
 Targets: pymupdf <= 3x, pdfplumber <= 1.5x, unstructured <= 1.2x, pypdfium2 <= 3x.
 
-    python -m benchmarks.pdf_speed [--max-pages 20] [--repeat 2] [--backend B ...] [PDF ...]
+    python -m benchmarks.pdf_speed [--max-pages 20] [--repeat 2] [--backend B ...]
+        [--ocr auto|off] [PDF ...]
+
+With the default ``--ocr auto`` a page without a text layer (a scanned cover)
+is OCR'd on the docparse side, seconds a page the baseline never spends;
+``--ocr off`` compares text extraction with text extraction (OCR cost is
+measured by ``benchmarks.ocr_scans``).
 
 Without PDFs, every PDF under ../shared/corpus is measured. Prints a
 markdown table (and per-document rows with ``--per-doc``).
@@ -114,10 +120,10 @@ def baseline_pypdfium2(path: Path) -> int:
     return n
 
 
-def backend_call(name: str, tables: bool) -> Callable[[Path], int]:
+def backend_call(name: str, tables: bool, ocr: str = "auto") -> Callable[[Path], int]:
     import docparse
 
-    config: dict[str, Any] = {} if name == "unstructured" else {"tables": tables}
+    config: dict[str, Any] = {} if name == "unstructured" else {"tables": tables, "ocr": ocr}
 
     def run(path: Path) -> int:
         doc = docparse.parse(path, backend=name, config=config or None)
@@ -250,6 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--per-doc", action="store_true", help="Also print one row per document.")
     ap.add_argument(
+        "--ocr",
+        choices=["auto", "off"],
+        default="auto",
+        help="OCR mode of the docparse side (auto: pages without a text layer are OCR'd, which "
+        "the baseline never does; off: text extraction against text extraction).",
+    )
+    ap.add_argument(
         "--profile",
         action="store_true",
         help="Per-stage time (text, drawings, candidates, grids, assembly) of the pymupdf and "
@@ -287,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_profile(pdfs, args, [b for b in backends if b != "unstructured"])
     results = {b: Result(b) for b in backends}
     ours = {
-        b: backend_call(b, tables=(b == "pdfplumber" and args.pdfplumber_tables)) for b in backends
+        b: backend_call(b, tables=(b == "pdfplumber" and args.pdfplumber_tables), ocr=args.ocr)
+        for b in backends
     }
     with tempfile.TemporaryDirectory() as tmp:
         warm, _ = first_pages(pdfs[0], 1, Path(tmp))
@@ -327,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         f"\nPDF backend speed, first {args.max_pages} pages of {len(pdfs)} PDFs, "
-        f"best of {args.repeat}, {args.clock} time\n"
+        f"best of {args.repeat}, {args.clock} time, OCR {args.ocr}\n"
     )
     print(
         "| backend | baseline | docs | pages | baseline s/page | backend s/page "

@@ -11,6 +11,7 @@ style have elsewhere in the document, then from font size.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -120,20 +121,31 @@ def attach_section_numbers(items: list[Item]) -> list[Item]:
     if not numbers:
         return items
     dropped: set[int] = set()
+    # Only items whose top lies within a size of the number's centre can be
+    # near it: found by bisection over the tops, plus the items already
+    # widened by a number (their top moved).
+    order = sorted(range(len(items)), key=lambda i: items[i].bbox.y0)
+    tops = [items[i].bbox.y0 for i in order]
+    moved: set[int] = set()
     for num in numbers:
         size = max(num.size, 1.0)
         cy = (num.bbox.y0 + num.bbox.y1) / 2
+        lo = bisect.bisect_left(tops, cy - size)
+        hi = bisect.bisect_right(tops, cy + 0.5 * size)
         best: Item | None = None
-        for it in items:
+        best_i = -1
+        for i in sorted(moved.union(order[lo:hi])):
+            it = items[i]
             if it is num or id(it) in dropped or not it.lines:
                 continue
             first = it.bbox.y0 + min(it.bbox.y1 - it.bbox.y0, size) / 2
             gap = it.bbox.x0 - num.bbox.x1
             near = abs(first - cy) < 0.5 * size and 0 <= gap < 4 * size
             if near and (best is None or it.bbox.x0 < best.bbox.x0):
-                best = it
+                best, best_i = it, i
         if best is not None and not _SECTION_NUMBER.fullmatch(best.text.strip()):
             best.lines[0] = num.text.strip() + " " + best.lines[0].strip()
             best.bbox = best.bbox.union(num.bbox)
+            moved.add(best_i)
             dropped.add(id(num))
     return [it for it in items if id(it) not in dropped]

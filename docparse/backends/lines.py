@@ -95,11 +95,17 @@ def _line(spans: list[TextSpan]) -> Line:
 
 def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
+    order = sorted(lines, key=lambda line: (line.bbox.y0, line.bbox.x0))
+    # Lines come top down, so a block whose last line ends more than the widest
+    # allowed gap above the current line can take no later line either.
+    reach = 0.7 * max((max(ln.size, 1.0) for ln in order), default=1.0)
     open_blocks: list[list[Line]] = []
-    for ln in sorted(lines, key=lambda line: (line.bbox.y0, line.bbox.x0)):
+    active: list[list[Line]] = []
+    for ln in order:
         size = max(ln.size, 1.0)
         target = None
-        for blk in reversed(open_blocks):
+        active = [blk for blk in active if ln.bbox.y0 - blk[-1].bbox.y1 < reach]
+        for blk in reversed(active):
             last = blk[-1]
             gap = ln.bbox.y0 - last.bbox.y1
             overlap = min(ln.bbox.x1, last.bbox.x1) - max(ln.bbox.x0, last.bbox.x0)
@@ -108,6 +114,7 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
                 break
         if target is None:
             open_blocks.append([ln])
+            active.append(open_blocks[-1])
         else:
             target.append(ln)
     out = []

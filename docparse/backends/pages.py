@@ -120,16 +120,27 @@ class TextSpan:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One visual line: spans left to right."""
+    """One visual line: spans left to right.
+
+    ``text``, ``size`` and ``bold`` are worked out once, when the line is made:
+    the assembly reads them many times over.
+    """
 
     spans: tuple[TextSpan, ...]
     bbox: BBox
+    #: Span texts joined; a space is inserted where spans leave a gap.
+    text: str = field(init=False, repr=False, compare=False)
+    #: Font size of most characters in the line.
+    size: float = field(init=False, repr=False, compare=False)
+    #: True when every non-blank span is bold.
+    bold: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def text(self) -> str:
-        """Span texts joined; a space is inserted where spans leave a gap."""
+    def __post_init__(self) -> None:
         out: list[str] = []
         prev: TextSpan | None = None
+        by: dict[float, int] = {}
+        bold = True
+        inked = False
         for s in self.spans:
             if prev is not None and out:
                 gap = s.bbox.x0 - prev.bbox.x1
@@ -141,22 +152,15 @@ class Line:
                     out.append(" ")
             out.append(s.text)
             prev = s
-        return "".join(out)
-
-    @property
-    def size(self) -> float:
-        """Font size of most characters in the line."""
-        by: dict[float, int] = {}
-        for s in self.spans:
             k = round(s.size, 1)
-            by[k] = by.get(k, 0) + len(s.text.strip())
-        return max(by, key=lambda k: by[k]) if by else 0.0
-
-    @property
-    def bold(self) -> bool:
-        """True when every non-blank span is bold."""
-        spans = [s for s in self.spans if s.text.strip()]
-        return bool(spans) and all(s.bold for s in spans)
+            n = len(s.text.strip())
+            by[k] = by.get(k, 0) + n
+            if n:
+                inked = True
+                bold = bold and s.bold
+        object.__setattr__(self, "text", "".join(out))
+        object.__setattr__(self, "size", max(by, key=lambda k: by[k]) if by else 0.0)
+        object.__setattr__(self, "bold", inked and bold)
 
 
 @dataclass(frozen=True, slots=True)
