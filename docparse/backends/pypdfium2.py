@@ -36,12 +36,12 @@ from docparse.backends.base import (
     encrypted_error,
 )
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
+from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
     TABLE_CAPTION,
     TextLine,
     caption_regions,
     column_edges,
-    is_data_row,
     is_rule,
     rule_bounded_regions,
     ruled_off_plausible,
