@@ -235,7 +235,14 @@ def run_profile(pdfs: list[Path], args: argparse.Namespace, backends: list[str])
                     part, n = pdf, d.page_count
             name = str(pdf.relative_to(CORPUS) if pdf.is_relative_to(CORPUS) else pdf)
             speed_profile.profile_doc(
-                part, name, n, backends, prof, args.layout_model, not args.backends_only
+                part,
+                name,
+                n,
+                backends,
+                prof,
+                args.layout_model,
+                not args.backends_only,
+                markdown=not args.no_markdown,
             )
     text = speed_profile.report(prof, backends, len(pdfs))
     print(text)
@@ -267,6 +274,11 @@ def main(argv: list[str] | None = None) -> int:
         "--backends-only",
         action="store_true",
         help="With --profile: time the backends only, not the library calls beside them.",
+    )
+    ap.add_argument(
+        "--no-markdown",
+        action="store_true",
+        help="With --profile: leave out pymupdf4llm.to_markdown, by far the slowest call beside.",
     )
     ap.add_argument(
         "--layout-model",

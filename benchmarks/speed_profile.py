@@ -267,6 +267,7 @@ def profile_doc(
     prof: Profile,
     layout_model: bool,
     side_calls: bool = True,
+    markdown: bool = True,
 ) -> None:
     import docparse
 
@@ -294,7 +295,8 @@ def profile_doc(
     if "pymupdf" in backends and side_calls:
         side["raw get_text(dict)+get_drawings()"] = lambda: raw_pymupdf(path)
         side["find_tables(use_layout=False)"] = lambda: find_tables_plain(path)
-        side["pymupdf4llm.to_markdown"] = lambda: pymupdf4llm_markdown(path)
+        if markdown:
+            side["pymupdf4llm.to_markdown"] = lambda: pymupdf4llm_markdown(path)
         if layout_model:
             side["pymupdf table_layout_model=True"] = lambda: docparse.parse(
                 path, backend="pymupdf", config={"table_layout_model": True}

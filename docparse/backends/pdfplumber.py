@@ -247,7 +247,7 @@ def table_regions(
     page: Any,
     config: PdfplumberConfig,
     words: list[Mapping[str, Any]],
-    lines: Sequence[Line] | None = None,
+    visual_lines: Sequence[Line] | None = None,
 ) -> tuple[TableRegion, ...]:
     """Tables of a pdfplumber page with the configured strategy.
 
@@ -258,9 +258,9 @@ def table_regions(
     (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
     (horizontal rules only) and caption-anchored ones come on top, from
     :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
-    overlaps them.
+    overlaps them. ``visual_lines``: the page's lines when the caller has made them.
     """
-    inputs = page_inputs(page, words, lines)
+    inputs = page_inputs(page, words, visual_lines)
     found = list(_strategy_regions(page, config, words, inputs))
     if config.table_strategy == "text":
         return tuple(found)

@@ -464,9 +464,17 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
     grid: list[list[str | None]] = []
     boxes = [list(r.cells) for r in t.rows]
     bucket: dict[tuple[int, int], list[Any]] = {}
+    drawn = [c for row in boxes for c in row if c is not None]
+    if not drawn:
+        return [[None] * len(row) for row in boxes]
+    # Only words whose centre lies in the cells' union can fall in a cell.
+    left, top = min(c[0] for c in drawn), min(c[1] for c in drawn)
+    right, bottom = max(c[2] for c in drawn), max(c[3] for c in drawn)
     for w in words:
         cx = (w[0] + w[2]) / 2
         cy = (w[1] + w[3]) / 2
+        if not (left <= cx <= right and top <= cy <= bottom):
+            continue
         # The smallest cell holding the centre: detected cells may overlap.
         best: tuple[float, int, int] | None = None
         for ri, row in enumerate(boxes):
