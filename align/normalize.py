@@ -53,16 +53,17 @@ _CHAR_MAP: dict[int, str] = {
 }
 
 # Pieces that need more than a copy: whitespace runs, hyphens at line ends,
-# and runs of non-ASCII text (with the visible ASCII character before them,
-# so a combining mark composes with it or at least stays with it: "e\u0301",
-# "=\u0338", "0\u0301"). A hyphen followed by spaces inside a line
-# ("a- b") is text, not a broken word: joining it would make the output of
-# normalize() change again on a second pass ("a–\xa0evi-\ndence").
+# and runs of non-ASCII text with the ASCII character before them unless it is
+# whitespace, so that a combining mark composes with it or at least stays with
+# it ("e\u0301", "=\u0338", "0\u0301", even a control character "\x1b\u0300").
+# A hyphen followed by spaces inside a line ("a- b") is text, not a broken
+# word: joining it would make the output of normalize() change again on a
+# second pass ("a–\xa0evi-\ndence").
 _SPECIAL = re.compile(
     r"(?P<hyph>(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*(?:\r\n|\r|\n)\s*(?=[^\W\d_A-Z]))"
     r"|(?P<hyphkeep>(?<=[^\W_])-[ \t]*(?:\r\n|\r|\n)\s*(?=[A-Z0-9]))"
     r"|(?P<ws>\s+)"
-    r"|(?P<uni>[!-~]?[^\x00-\x7f]+)"
+    r"|(?P<uni>(?:(?!\s)[\x00-\x7f])?[^\x00-\x7f]+)"
 )
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PUNCT_TO_SPACE = str.maketrans(dict.fromkeys(_ASCII_PUNCT, " "))
