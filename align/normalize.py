@@ -15,19 +15,16 @@ so that evidence given as markup becomes exactly what the twin parse holds.
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 from array import array
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from docparse.formats._math import tex_math_to_text
 from docparse.formats.htm import html_to_text
 from docparse.formats.tex import latex_to_text
-
-log = logging.getLogger(__name__)
 
 Markup = Literal["latex", "html"]
 
@@ -205,23 +202,15 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$|\\\[(.+?)\\\]|\\\((.+?)\\\)", re
 _TEXISH = re.compile(r"[\\^_{}]|^\s*[A-Za-z][A-Za-z0-9]{0,2}\s*$")
 
 
-@lru_cache(maxsize=4096)
 def math_to_text(tex: str) -> str:
     """Unicode approximation of a LaTeX math fragment (``$\\beta^{-3}$`` -> ``β^-3``).
 
     A PDF shows rendered math; its text layer holds the glyphs, so evidence
-    and twin text compare with a PDF best in this form. Uses pylatexenc.
+    and twin text compare with a PDF best in this form. It is
+    :func:`docparse.formats._math.tex_math_to_text` keeping the source's
+    spaces, since a PDF's text layer often has a gap between math glyphs.
     """
-    from pylatexenc.latex2text import LatexNodes2Text
-    from pylatexenc.latexwalker import LatexWalkerError
-
-    try:
-        return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
-    except (LatexWalkerError, TypeError, IndexError, KeyError, AttributeError) as exc:
-        # pylatexenc's macro callbacks assume well-formed arguments (a bare
-        # "\input" raises TypeError); the source is then the closest text.
-        log.debug("math not converted (%s: %s): %r", type(exc).__name__, exc, tex[:80])
-        return tex
+    return tex_math_to_text(tex, strict_spaces=False)
 
 
 _HYPHEN_HINT = re.compile(r"[A-Za-z0-9]-[ \t]*[\r\n]")
