@@ -35,6 +35,7 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.tables import (
     TABLE_CAPTION,
@@ -99,8 +100,27 @@ def _first_char(
     return None
 
 
+def _mapped_text(textpage: Any, raw: Any) -> str:
+    """The page text with each glyph PDFium could not map to Unicode as U+FFFD.
+
+    PDFium passes such a glyph's code through as a letter (CMEX's summation
+    sign reads ``P``); ``FPDFText_HasUnicodeMapError`` tells them apart, and
+    the U+FFFD keeps every other character at its index.
+    """
+    full: str = textpage.get_text_range()
+    has_error = raw.FPDFText_HasUnicodeMapError
+    handle = textpage.raw
+    bad = [k for k in range(min(len(full), textpage.count_chars())) if has_error(handle, k) == 1]
+    if not bad:
+        return full
+    chars = list(full)
+    for k in bad:
+        chars[k] = "\ufffd"
+    return "".join(chars)
+
+
 def _run_texts(
-    textpage: Any, rects: Sequence[tuple[float, float, float, float]]
+    textpage: Any, rects: Sequence[tuple[float, float, float, float]], full: str
 ) -> tuple[list[str], list[int | None]]:
     """The text of each run, cut from the page text at the runs' first characters,
     and the index of each run's first character (``None`` where not found).
@@ -109,9 +129,9 @@ def _run_texts(
     first to the next run's first are its text. Reading each rectangle back
     (``get_text_bounded``) is slower and repeats glyphs that overlap (the
     kerned letters of a LaTeX logo). A run whose first character is not found,
-    or comes out of order, is read back by its rectangle.
+    or comes out of order, is read back by its rectangle. ``full`` is the
+    page's text (:func:`_mapped_text`).
     """
-    full = textpage.get_text_range()
     starts: list[int | None] = []
     last = -1
     for x0, y0, x1, y1 in rects:
@@ -140,19 +160,29 @@ def _run_texts(
     return texts, starts
 
 
-def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int) -> list[TextSpan]:
-    """The non-blank text runs of a PDFium text page as spans in top-left page coordinates.
+def page_runs(
+    textpage: Any, raw: Any, left: float, top: float, bold_weight: int
+) -> tuple[list[TextSpan], int]:
+    """The non-blank text runs of a PDFium text page as spans in top-left page
+    coordinates, and the number of glyphs left out as unmapped
+    (:mod:`docparse.backends.glyphs`).
 
     ``left``/``top`` are the crop box's left and top edge in PDF space.
     """
     spans: list[TextSpan] = []
+    unmapped = 0
     handle = textpage.raw
     name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
     flags = ctypes.c_int()
     rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
-    texts, starts = _run_texts(textpage, rects)
+    texts, starts = _run_texts(textpage, rects, _mapped_text(textpage, raw))
     for (x0, y0, x1, y1), raw_text, first in zip(rects, texts, starts, strict=True):
-        text = raw_text.translate(_PDFIUM_CHARS).strip()
+        text = raw_text.translate(_PDFIUM_CHARS)
+        bad = count_unmapped(text)
+        if bad:
+            unmapped += bad
+            text = strip_unmapped(text)
+        text = text.strip()
         if not text:
             continue
         size = 0.0
@@ -172,7 +202,7 @@ def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int
             bold = weight >= bold_weight or bool(_BOLD_FONT.search(font))
         box = BBox(x0 - left, top - y1, x1 - left, top - y0)
         spans.append(TextSpan(text, box, size, bold, font))
-    return spans
+    return spans, unmapped
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:
@@ -307,7 +337,7 @@ class Pypdfium2Backend(PdfBackend):
         width, height = float(right - left), float(top - bottom)
         textpage = page.get_textpage()
         try:
-            spans = page_runs(textpage, self._raw, left, top, config.bold_weight)
+            spans, unmapped = page_runs(textpage, self._raw, left, top, config.bold_weight)
         finally:
             textpage.close()
         lines = lines_from_spans(spans)
@@ -326,4 +356,5 @@ class Pypdfium2Backend(PdfBackend):
             rotation=int(page.get_rotation() or 0),
             blocks=blocks,
             tables=tables,
+            unmapped_glyphs=unmapped,
         )
