@@ -303,22 +303,49 @@ def normalize(
     no_math = not math or ("$" not in text and "\\" not in text)
     if no_math and text.isascii() and not (join_hyphens and _HYPHEN_HINT.search(text)):
         return _ascii(text, fold_case, fold_punct)
+    rendered = None if no_math else _render_math(text)
     b = _Builder(fold_case, fold_punct)
-    if no_math:
+    if rendered is None:
         _feed(b, text, 0, join_hyphens)
         return b.finish(text)
+    plain, piece_starts, piece_ends = rendered
+    _feed(b, plain, 0, join_hyphens)
+    out = b.finish(plain)
+    starts = array("q", (piece_starts[i] for i in out.starts))
+    ends = array("q", (piece_ends[i - 1] for i in out.ends))
+    return NormalizedText(out.text, text, starts, ends)
+
+
+def _render_math(text: str) -> tuple[str, array[int], array[int]] | None:
+    """``text`` with its LaTeX math rendered, and the original span of each character.
+
+    The rendering goes through the same normalisation as the text around it,
+    as one string: a combining mark after ``$x$`` (or a rendering that opens
+    with one) then composes with its neighbour on the first pass already, as
+    it would on a second pass over the output. ``None`` when no math is found.
+    """
+    parts: list[str] = []
+    starts: array[int] = array("q")
+    ends: array[int] = array("q")
     pos = 0
     for m in _MATH.finditer(text):
         body = next(g for g in m.groups() if g is not None)
         if m.group().startswith("$") and not _TEXISH.search(body):
             continue
-        if m.start() > pos:
-            _feed(b, text[pos : m.start()], pos, join_hyphens)
-        b.piece(_unicode_piece(math_to_text(m.group()), fold_case), m.start(), m.end())
+        parts.append(text[pos : m.start()])
+        starts.extend(range(pos, m.start()))
+        ends.extend(range(pos + 1, m.start() + 1))
+        math = math_to_text(m.group())
+        parts.append(math)
+        starts.extend([m.start()] * len(math))
+        ends.extend([m.end()] * len(math))
         pos = m.end()
-    if pos < len(text):
-        _feed(b, text[pos:], pos, join_hyphens)
-    return b.finish(text)
+    if not parts:
+        return None
+    parts.append(text[pos:])
+    starts.extend(range(pos, len(text)))
+    ends.extend(range(pos + 1, len(text) + 1))
+    return "".join(parts), starts, ends
 
 
 def normalize_text(

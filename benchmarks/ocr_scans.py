@@ -37,7 +37,6 @@ import resource
 import statistics
 import sys
 import tempfile
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -45,7 +44,7 @@ from typing import Any
 from align.project import project
 from docparse.api import parse
 from docparse.model import Document
-from docparse.ocr.pages import ocr_records
+from docparse.ocr.pages import cpu_seconds, ocr_records
 from docparse.ocr.scan import ScanStyle, rasterize
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
@@ -75,10 +74,10 @@ def _cut_twin(twin: Document, text_layer: Document) -> Document:
 
 
 def _timed(path: Path, config: dict[str, Any]) -> tuple[Document, float, list[Any]]:
-    start = time.process_time()
+    start = cpu_seconds()
     with ocr_records() as records:
         doc = parse(path, backend="pymupdf", config=config)
-    return doc, time.process_time() - start, list(records)
+    return doc, cpu_seconds() - start, list(records)
 
 
 def run_research(

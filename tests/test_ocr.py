@@ -7,6 +7,7 @@ installed; the ones that run rapidocr or tesseract skip without them.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from docparse.model import BBox, Document, Provenance
 from docparse.ocr import engine as engine_mod
 from docparse.ocr.engine import OcrEngine, OcrLine, OcrWord
 from docparse.ocr.pages import needs_ocr, ocr_records, page_content, skew
-from docparse.ocr.rapidocr import split_words
+from docparse.ocr.rapidocr import MAX_PIECE_RATIO, cut_points, split_words
 from docparse.ocr.scan import ScanStyle, rasterize
 from docparse.ocr.tesseract import parse_tsv
 
@@ -68,6 +69,30 @@ def test_split_words_cuts_at_spaces_and_wide_gaps() -> None:
         list("中文字"), [(0, 0, 10, 20), (20, 0, 30, 20), (31, 0, 40, 20)], [1] * 3, 20
     )
     assert [w.text for w in cjk] == ["中文字"]
+
+
+def test_long_line_crops_are_cut_in_the_spaces_between_words() -> None:
+    import numpy as np
+
+    h = 40
+    crop = np.full((h, 2000, 3), 250, dtype=np.uint8)
+    gaps = []
+    x = 10
+    while x < 1990:  # "words" of 90 px ink, 14 px apart, letters 2 px apart
+        for letter in range(x, min(x + 90, 1990), 10):
+            crop[8:32, letter : letter + 8] = 20
+        gaps.append((x + 90, x + 104))
+        x += 104
+    cuts = cut_points(crop)
+    assert cuts, "a line 50 heights wide is cut"
+    edges = [0, *cuts, 2000]
+    assert all(b - a <= MAX_PIECE_RATIO * h for a, b in itertools.pairwise(edges))
+    assert all(any(a <= c < b for a, b in gaps) for c in cuts)
+    # A short line, and a long one with no space wide enough, stay whole.
+    assert cut_points(crop[:, :400]) == []
+    solid = np.full((h, 2000, 3), 250, dtype=np.uint8)
+    solid[8:32, ::3] = 20
+    assert cut_points(solid) == []
 
 
 def test_tesseract_tsv_lines() -> None:
@@ -140,7 +165,7 @@ class FakeEngine(OcrEngine):
     name = "fake"
     dpi = 72
 
-    def recognize(self, image: object) -> list[OcrLine]:
+    def recognize(self, image: object, sample: int | None = None) -> list[OcrLine]:
         out = [_line("Scanned Heading", 72, 60, h=18)]
         out += [_line("the body text of a scanned page", 72, 100 + 14 * i, h=10) for i in range(3)]
         return out

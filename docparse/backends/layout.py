@@ -53,7 +53,7 @@ from docparse.backends.pages import (
     TableRegion,
     display_bbox,
 )
-from docparse.backends.tables import header_row_count
+from docparse.backends.table_headers import header_row_count
 from docparse.backends.words import (
     expand_ligatures,
     join_lines,

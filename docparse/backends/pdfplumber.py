@@ -33,9 +33,9 @@ from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.backends.table_candidates import (
     PageInputs,
-    merge_symbol_cells,
     ruled_clusters,
 )
+from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.tables import (
     TABLE_MARGIN,
     RegionGrid,

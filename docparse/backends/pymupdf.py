@@ -29,11 +29,11 @@ from docparse.backends.base import (
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.table_candidates import (
     PageInputs,
-    merge_symbol_cells,
     overlaps,
     rect_edges,
     ruled_clusters,
 )
+from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.tables import (
     TABLE_MARGIN,
     TextLine,

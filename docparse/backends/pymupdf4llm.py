@@ -32,7 +32,7 @@ from docparse.backends.base import (
     preflight,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.tables import is_data_row
+from docparse.backends.table_headers import is_data_row
 from docparse.backends.words import expand_ligatures, join_lines, vocabulary
 from docparse.builder import UnitDraft, build_document
 from docparse.errors import MissingDependencyError

@@ -24,7 +24,11 @@ from docparse.backends.table_candidates import (
     overlaps,
     union,
     vertical_rules,
-    word_grid,
+)
+from docparse.backends.table_grid import word_grid
+from docparse.backends.table_headers import (
+    NUMBER_CELL,
+    header_top,
 )
 
 _NUMERIC = re.compile(r"\d")
@@ -42,45 +46,6 @@ def numeric_fraction(words: Iterable[str]) -> float:
         n += 1
         hits += bool(_NUMERIC.search(w))
     return hits / n if n else 0.0
-
-
-_NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-–—.,/*\d]*$")
-
-
-_YEAR = re.compile(r"^\s*(?:19|20)\d\d\s*$")
-#: Cells that stand for a missing value in a row of values ("-", "n/a", "(X)").
-_NIL = re.compile(r"^\s*(?:[-–—*.…]+|n/?a|\(x\))\s*$", re.IGNORECASE)
-
-
-def is_data_row(row: Sequence[str]) -> bool:
-    """A table row of values: at least half of its non-empty cells are numbers or nil marks.
-
-    A bare year does not count: "2005 | 2010 | Difference" labels columns.
-    """
-    filled = [c for c in row if c.strip()]
-    values = sum(
-        (bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c)) for c in filled
-    )
-    return bool(filled) and values >= 0.5 * len(filled)
-
-
-def header_row_count(rows: Sequence[Sequence[str]], cap: int = 5) -> int:
-    """How many leading rows of a grid are its column headers.
-
-    The rows above the first row holding a value beyond its label column
-    (a number, not a year: ``2023 | 2022`` heads columns), when there are at
-    most ``cap`` of them, the way the structured twins (EDGAR ``.htm``, CSV)
-    count them. With no values at all, a first row whose cells are all
-    filled and never repeated below in their column is a header.
-    """
-    for i, row in enumerate(rows):
-        if any(bool(_NUMBER_CELL.match(c)) and not _YEAR.match(c) for c in row[1:] if c.strip()):
-            return i if i <= cap and i < len(rows) else 0
-    if len(rows) > 2 and rows[0] and all(c.strip() for c in rows[0]):
-        below = [{r[c] for r in rows[1:] if c < len(r)} for c in range(len(rows[0]))]
-        if all(cell not in below[c] for c, cell in enumerate(rows[0])):
-            return 1
-    return 0
 
 
 def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -> bool:
@@ -111,7 +76,7 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
     width = max(len(r) for r in rows)
     for col in range(width):
         column = [r[col] for r in rows if col < len(r) and r[col].strip()]
-        numeric = sum(bool(_NUMBER_CELL.match(c)) for c in column)
+        numeric = sum(bool(NUMBER_CELL.match(c)) for c in column)
         if len(column) >= 3 and numeric >= 0.6 * len(column):
             return True
     return False
@@ -381,7 +346,7 @@ def split_stacked_rows(
             if abs(centre(a) - centre(b)) > 0.5 * max(height(a), height(b), 1.0):
                 return [[list(c) if c is not None else None for c in row]]
     numeric = sum(
-        all(_NUMBER_CELL.match(" ".join(key(w)[2] for w in line)) for line in s) for s in split
+        all(NUMBER_CELL.match(" ".join(key(w)[2] for w in line)) for line in s) for s in split
     )
     if numeric < 2 or numeric < 0.5 * len(cells):
         return [[list(c) if c is not None else None for c in row]]
@@ -510,24 +475,6 @@ def banded_regions(
             g = strips + g
         out.append((region, g))
     return out
-
-
-def header_top(lines: Sequence[tuple[Sequence[float], str]], top: float, pitch: float) -> float:
-    """The top of the column-header lines directly above a table whose body starts at ``top``.
-
-    ``lines`` are the text lines over the table's width. Going up, a line
-    joins while it is at most 1.5 ``pitch`` (a row's height) from the one
-    below and reads as a header: at most 8 words, no sentence end, not a
-    row of values (a lone footnote mark "(2)" is no value).
-    """
-    for box, text in sorted((ln for ln in lines if ln[0][3] <= top + 1), key=lambda ln: -ln[0][3]):
-        tokens = text.split()
-        sentence = len(tokens) > 8 or text.rstrip()[-1:] in ".:;"
-        values = sum(is_data_row([t]) for t in tokens)
-        if top - box[3] > 1.5 * pitch or sentence or values >= max(2, len(tokens) / 2):
-            break
-        top = min(top, box[1])
-    return top
 
 
 def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[RegionGrid]:
@@ -801,7 +748,7 @@ def region_grids(
     With drawn ``columns`` (x positions of rules or shading edges), those are
     the columns, closed just outside the region's words
     (:func:`columns_within`); otherwise the columns are the gaps the rows
-    share (:func:`~docparse.backends.table_candidates.word_grid`), with the
+    share (:func:`~docparse.backends.table_grid.word_grid`), with the
     vertical ``rules`` (x positions) as boundaries where no gap is. Rows come
     from baselines. The grid is kept only if it reads as a table, not prose
     (:func:`ruled_off_plausible`).

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from docparse.backends.tables import is_data_row
+from docparse.backends.table_headers import is_data_row
 from docparse.text import line_joiner
 
 _LIGATURES = {

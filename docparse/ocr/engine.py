@@ -84,8 +84,13 @@ class OcrEngine(ABC):
     dpi: ClassVar[int] = 200
 
     @abstractmethod
-    def recognize(self, image: Image) -> list[OcrLine]:
-        """Text lines of ``image`` (RGB, ``uint8``, ``(h, w, 3)``) in pixel coordinates."""
+    def recognize(self, image: Image, sample: int | None = None) -> list[OcrLine]:
+        """Text lines of ``image`` (RGB, ``uint8``, ``(h, w, 3)``) in pixel coordinates.
+
+        ``sample``: only that many lines, the widest, are needed (to judge
+        which way up a page is); an engine that cannot read part of a page
+        cheaply may return them all.
+        """
 
 
 _ENGINES: dict[str, OcrEngine] = {}

@@ -77,7 +77,7 @@ class TesseractEngine(OcrEngine):
         self.binary = binary
         self.languages = languages
 
-    def recognize(self, image: Image) -> list[OcrLine]:
+    def recognize(self, image: Image, sample: int | None = None) -> list[OcrLine]:
         from docparse.backends.preflight import load_pymupdf
 
         pymupdf = load_pymupdf()

@@ -16,10 +16,10 @@ import docparse
 from align.metrics.tables import cell_f1
 from align.readers.tables import GoldTable, read_gold_tables, read_icdar2013
 from docparse.backends.layout import merge_continuation_rows
+from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
     banded_regions,
     caption_regions,
-    is_data_row,
     open_sides,
     prefer_fuller_grids,
     split_stacked_rows,

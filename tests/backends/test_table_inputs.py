@@ -14,13 +14,8 @@ import pytest
 
 import docparse
 from align.metrics.tables import adjacency_relations, adjacency_scores, cell_f1
-from docparse.backends.table_candidates import (
-    merge_symbol_cells,
-    numeric_regions,
-    ruled_clusters,
-    shared_gaps,
-    word_grid,
-)
+from docparse.backends.table_candidates import numeric_regions, ruled_clusters
+from docparse.backends.table_grid import merge_symbol_cells, shared_gaps, word_grid
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
 EU001 = FIXTURES / "icdar2013-eu-001" / "eu-001.pdf"

@@ -1,0 +1,232 @@
+"""Table grids read from a region's words: rows from baselines, columns from shared gaps.
+
+Given a region known to hold a table (from any finder of
+:mod:`docparse.backends.table_candidates` or :mod:`docparse.backends.tables`),
+:func:`word_grid` reads its cells from the words alone, the way a reader does:
+rows are baselines (:func:`baseline_rows`), columns the x-gaps every row
+leaves free (:func:`shared_gaps`), and currency signs, brackets and percent
+signs join the value they belong to (:func:`merge_symbol_cells`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from docparse.backends.table_candidates import Box4, Word, is_number
+
+
+def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
+    """Words grouped into rows by their baselines, top down; each row left to right.
+
+    A word joins the row above when its vertical centre lies inside that
+    row's extent: a superscript or a taller bold word stays on its line.
+    """
+    rows: list[list[Word]] = []
+    bottom = top = float("-inf")
+    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
+        mid = (w[1] + w[3]) / 2
+        if rows and top <= mid <= bottom:
+            rows[-1].append(w)
+            bottom = max(bottom, min(w[3], mid + (bottom - top)))
+        else:
+            rows.append([w])
+            top, bottom = w[1], w[3]
+    for r in rows:
+        r.sort(key=lambda w: w[0])
+    return rows
+
+
+def _phrases(row: Sequence[Word], min_gap: float) -> list[list[Word]]:
+    """A row's words split where the gap is wider than ``min_gap`` (cells of one row)."""
+    out: list[list[Word]] = []
+    for w in row:
+        if out and w[0] - out[-1][-1][2] <= min_gap:
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return out
+
+
+def _free_stretches(
+    spans: Sequence[tuple[float, float]], allowed: int, min_width: float
+) -> list[tuple[float, float]]:
+    """x-stretches wider than ``min_width`` that at most ``allowed`` of ``spans`` cover."""
+    events = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans])
+    lo = min(a for a, _ in spans)
+    hi = max(b for _, b in spans)
+    out: list[tuple[float, float]] = []
+    depth = 0
+    free_from: float | None = None
+    for x, step in events:
+        before = depth
+        depth += step
+        if before > allowed >= depth:
+            free_from = x
+        elif before <= allowed < depth and free_from is not None:
+            if x - free_from > min_width and lo < free_from and x < hi:
+                out.append((free_from, x))
+            free_from = None
+    return out
+
+
+def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
+    """Column boundaries: x positions of gaps that (nearly) every row leaves free.
+
+    Each row is cut into phrases at gaps wider than ``min_gap``; a boundary
+    sits in the middle of every stretch that at most a tenth of the rows'
+    phrases cover (a title or a spanning header crossing the gap does not
+    hide it). Columns of numbers set a single space apart (typewriter
+    tables, dense statistics) leave narrower gaps: a stretch that no more
+    than a tenth of the rows' *words* cover, with numbers on both sides of
+    it in most rows that reach across it, is a boundary too. Returns the
+    outer edges as well, just outside the words.
+    """
+    if not rows:
+        return []
+    phrases = [(p[0][0], p[-1][2]) for r in rows for p in _phrases(r, min_gap)]
+    allowed = len(rows) // 10
+    cuts = [(a + b) / 2 for a, b in _free_stretches(phrases, allowed, min_gap)]
+    # Narrow gaps are read from the rows of values: header words above them
+    # (stacked, centred over two columns) would hide them.
+    body = [r for r in rows if sum(is_number(w[4]) for w in r) >= 2] or list(rows)
+    words = [(w[0], w[2]) for r in body for w in r]
+    for a, b in _free_stretches(words, len(body) // 10, 0.2 * min_gap):
+        mid = (a + b) / 2
+        if any(a - 1 <= c <= b + 1 for c in cuts):
+            continue
+        both = numeric = 0
+        for r in body:
+            left = [w for w in r if w[2] <= a + 0.5]
+            right = [w for w in r if w[0] >= b - 0.5]
+            if left and right:
+                both += 1
+                numeric += is_number(left[-1][4]) and is_number(right[0][4])
+        if both and numeric >= 0.6 * both:
+            cuts.append(mid)
+    lo = min(a for a, _ in phrases)
+    hi = max(b for _, b in phrases)
+    return [lo - 1, *sorted(cuts), hi + 1]
+
+
+_SYMBOL = re.compile(r"^[$€£¥(]+$")
+_CLOSER = re.compile(r"^[)%]+$")
+_LOOSE_VALUE = re.compile(r"^([$€£¥(]+)\s+(?=[\d.(])|(?<=[\d.])\s+([)%]+)$")
+
+
+def merge_symbol_cells(grid: list[list[str]]) -> list[list[str]]:
+    """``$``, ``(`` cells joined to the value on their right, ``)``, ``%`` to the one on their left.
+
+    Financial statements print the currency sign and the closing bracket of
+    a negative value as separate text in a column of their own, or a space
+    apart in the value's cell (``$ 2,535``, ``(316 )``); columns left empty
+    afterwards are dropped.
+    """
+    out = [[_LOOSE_VALUE.sub(lambda m: m.group(1) or m.group(2), c) for c in r] for r in grid]
+    for row in out:
+        for i, cell in enumerate(row):
+            text = cell.strip()
+            if _SYMBOL.match(text):
+                j = next((k for k in range(i + 1, len(row)) if row[k].strip()), None)
+                if j is not None and not _SYMBOL.match(row[j].strip()):
+                    row[j] = text + row[j].strip()
+                    row[i] = ""
+            elif _CLOSER.match(text):
+                j = next((k for k in range(i - 1, -1, -1) if row[k].strip()), None)
+                if j is not None:
+                    row[j] = row[j].strip() + text
+                    row[i] = ""
+    width = max((len(r) for r in out), default=0)
+    keep = [c for c in range(width) if any(c < len(r) and r[c].strip() for r in out)]
+    return _join_split_columns([[r[c] if c < len(r) else "" for c in keep] for r in out])
+
+
+def _join_split_columns(grid: list[list[str]]) -> list[list[str]]:
+    """Two neighbouring value columns that no row fills both of, read as one column.
+
+    A ``$`` printed in a cell of its own puts the values of ``$`` rows one
+    column right of the others (HTML ``colspan``, a ruled grid's merged
+    cells); once the signs are joined to their values the two columns
+    interleave. Columns are joined only when each holds values (numbers)
+    and no row, header rows included, has text in both.
+    """
+    if not grid:
+        return grid
+    c = 1
+    while c < max(len(r) for r in grid):
+        left = [r[c - 1].strip() if c - 1 < len(r) else "" for r in grid]
+        right = [r[c].strip() if c < len(r) else "" for r in grid]
+        clash = any(a and b for a, b in zip(left, right, strict=True))
+        numbers = all(any(is_number(v) for v in col) for col in (left, right))
+        if not clash and numbers and all(is_number(v) or not v for v in left + right):
+            for r in grid:
+                if c < len(r):
+                    r[c - 1] = r[c - 1].strip() or r[c].strip()
+                    del r[c]
+            continue
+        c += 1
+    return grid
+
+
+def word_grid(
+    words: Sequence[Word],
+    clip: Sequence[float],
+    edges: Sequence[float] | None = None,
+    rules: Sequence[float] = (),
+) -> tuple[Box4, list[list[str]]] | None:
+    """The grid of the words in ``clip``, rows from baselines, columns from ``edges`` or gaps.
+
+    Columns lie between consecutive ``edges`` (x positions: drawn column
+    rules or shading edges) or, without them, between the gaps the rows
+    share (:func:`shared_gaps`). Each row is cut into phrases at wide gaps;
+    a phrase goes to the column holding its left end (a header spanning two
+    columns sits in the first, as ICDAR's ground truth places it), so a cell
+    of several words stays one cell. ``None`` when the clip holds no words
+    or there are fewer than two columns. ``rules`` (x positions of vertical
+    rules) add column boundaries to the gaps where no gap is near them: a
+    table ruled between column groups only.
+    """
+    inside = [
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    ]
+    if not inside:
+        return None
+    heights = sorted(w[3] - w[1] for w in inside)
+    min_gap = 0.8 * heights[len(heights) // 2]
+    rows = baseline_rows(inside)
+    xs = sorted(edges) if edges else shared_gaps(rows, min_gap)
+    if xs and not edges:
+        for x in rules:
+            if xs[0] < x < xs[-1] and all(abs(x - e) > min_gap for e in xs):
+                xs.append(x)
+        xs.sort()
+    if len(xs) < 3:
+        return None
+    n = len(xs) - 1
+    grid: list[list[str]] = []
+    for row in rows:
+        cells: list[list[str]] = [[] for _ in range(n)]
+        # With drawn edges, a phrase that crosses a rule is two cells; a phrase
+        # of numbers set a space apart is several cells, one per number.
+        pieces: list[list[Word]] = []
+        for p in [[w] for w in row] if edges else _phrases(row, min_gap):
+            if len(p) > 1 and all(is_number(w[4]) for w in p):
+                pieces.extend([w] for w in p)
+            else:
+                pieces.append(p)
+        for piece in pieces:
+            x = (piece[0][0] + piece[0][2]) / 2 if edges or len(piece) == 1 else piece[0][0] + 0.5
+            col = 0
+            while col < n - 1 and x > xs[col + 1]:
+                col += 1
+            cells[col].extend(w[4] for w in piece)
+        grid.append([" ".join(c) for c in cells])
+    box = (
+        min(w[0] for w in inside),
+        min(w[1] for w in inside),
+        max(w[2] for w in inside),
+        max(w[3] for w in inside),
+    )
+    return box, merge_symbol_cells(grid)

@@ -1,0 +1,67 @@
+"""Header rows of table grids: which rows are values, which head the columns.
+
+Shared by the PDF backends and the assembly, which counts a table's header
+rows the way the structured twins (EDGAR ``.htm``, CSV) do when a backend
+does not know them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-–—.,/*\d]*$")
+
+
+_YEAR = re.compile(r"^\s*(?:19|20)\d\d\s*$")
+#: Cells that stand for a missing value in a row of values ("-", "n/a", "(X)").
+_NIL = re.compile(r"^\s*(?:[-–—*.…]+|n/?a|\(x\))\s*$", re.IGNORECASE)
+
+
+def is_data_row(row: Sequence[str]) -> bool:
+    """A table row of values: at least half of its non-empty cells are numbers or nil marks.
+
+    A bare year does not count: "2005 | 2010 | Difference" labels columns.
+    """
+    filled = [c for c in row if c.strip()]
+    values = sum(
+        (bool(NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c)) for c in filled
+    )
+    return bool(filled) and values >= 0.5 * len(filled)
+
+
+def header_row_count(rows: Sequence[Sequence[str]], cap: int = 5) -> int:
+    """How many leading rows of a grid are its column headers.
+
+    The rows above the first row holding a value beyond its label column
+    (a number, not a year: ``2023 | 2022`` heads columns), when there are at
+    most ``cap`` of them, the way the structured twins (EDGAR ``.htm``, CSV)
+    count them. With no values at all, a first row whose cells are all
+    filled and never repeated below in their column is a header.
+    """
+    for i, row in enumerate(rows):
+        if any(bool(NUMBER_CELL.match(c)) and not _YEAR.match(c) for c in row[1:] if c.strip()):
+            return i if i <= cap and i < len(rows) else 0
+    if len(rows) > 2 and rows[0] and all(c.strip() for c in rows[0]):
+        below = [{r[c] for r in rows[1:] if c < len(r)} for c in range(len(rows[0]))]
+        if all(cell not in below[c] for c, cell in enumerate(rows[0])):
+            return 1
+    return 0
+
+
+def header_top(lines: Sequence[tuple[Sequence[float], str]], top: float, pitch: float) -> float:
+    """The top of the column-header lines directly above a table whose body starts at ``top``.
+
+    ``lines`` are the text lines over the table's width. Going up, a line
+    joins while it is at most 1.5 ``pitch`` (a row's height) from the one
+    below and reads as a header: at most 8 words, no sentence end, not a
+    row of values (a lone footnote mark "(2)" is no value).
+    """
+    for box, text in sorted((ln for ln in lines if ln[0][3] <= top + 1), key=lambda ln: -ln[0][3]):
+        tokens = text.split()
+        sentence = len(tokens) > 8 or text.rstrip()[-1:] in ".:;"
+        values = sum(is_data_row([t]) for t in tokens)
+        if top - box[3] > 1.5 * pitch or sentence or values >= max(2, len(tokens) / 2):
+            break
+        top = min(top, box[1])
+    return top
