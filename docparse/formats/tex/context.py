@@ -184,6 +184,7 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "includeteximage": "[{",
         "subfigure": "[[{",
         "subtable": "[[{",
+        "subfloat": "[[{",
         "IEEEauthorblockN": "{",
         "IEEEauthorblockA": "{",
         "IEEEPARstart": "{{",
