@@ -18,6 +18,7 @@ from typing import Any
 from align.locate import PLACEHOLDER, Locator, Match, settle
 from align.readers.base import Evidence, QARecord
 from docparse.errors import DocparseError
+from docparse.formats.catalog import FORMAT_TABLE
 from docparse.model import FORMATS, Document
 
 __all__ = [
@@ -30,10 +31,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-_PDF_BACKENDS = ("pymupdf", "pdfplumber", "unstructured")
-_SUFFIXES = {"tex": (".tex",), "htm": (".htm", ".html"), "jats": (".nxml", ".xml"),
-             "s2orc": (".json",), "csv": (".csv",), "txt": (".txt",)}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +108,11 @@ def find_document(docs_dir: str | Path, name: str, backend: str | None = None) -
     ``docs_dir/name/name.*`` and then anywhere below ``docs_dir``.
     """
     root = Path(docs_dir)
-    suffixes = _SUFFIXES.get(backend or "", (".pdf",))
+    pdf = FORMAT_TABLE["pdf"].extensions
+    spec = FORMAT_TABLE.get(backend or "")
+    suffixes = pdf if spec is None else spec.extensions
     stem = name
-    for s in (".pdf", *suffixes):
+    for s in (*pdf, *suffixes):
         if stem.lower().endswith(s):
             stem = stem[: -len(s)]
     stem = stem.strip()

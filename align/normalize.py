@@ -15,19 +15,16 @@ so that evidence given as markup becomes exactly what the twin parse holds.
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 from array import array
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from docparse.formats._math import tex_math_to_text
 from docparse.formats.htm import html_to_text
 from docparse.formats.tex import latex_to_text
-
-log = logging.getLogger(__name__)
 
 Markup = Literal["latex", "html"]
 
@@ -53,16 +50,17 @@ _CHAR_MAP: dict[int, str] = {
 }
 
 # Pieces that need more than a copy: whitespace runs, hyphens at line ends,
-# and runs of non-ASCII text (with the visible ASCII character before them,
-# so a combining mark composes with it or at least stays with it: "e\u0301",
-# "=\u0338", "0\u0301"). A hyphen followed by spaces inside a line
-# ("a- b") is text, not a broken word: joining it would make the output of
-# normalize() change again on a second pass ("a–\xa0evi-\ndence").
+# and runs of non-ASCII text with the ASCII character before them unless it is
+# whitespace, so that a combining mark composes with it or at least stays with
+# it ("e\u0301", "=\u0338", "0\u0301", even a control character "\x1b\u0300").
+# A hyphen followed by spaces inside a line ("a- b") is text, not a broken
+# word: joining it would make the output of normalize() change again on a
+# second pass ("a–\xa0evi-\ndence").
 _SPECIAL = re.compile(
     r"(?P<hyph>(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*(?:\r\n|\r|\n)\s*(?=[^\W\d_A-Z]))"
     r"|(?P<hyphkeep>(?<=[^\W_])-[ \t]*(?:\r\n|\r|\n)\s*(?=[A-Z0-9]))"
     r"|(?P<ws>\s+)"
-    r"|(?P<uni>[!-~]?[^\x00-\x7f]+)"
+    r"|(?P<uni>(?:(?!\s)[\x00-\x7f])?[^\x00-\x7f]+)"
 )
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PUNCT_TO_SPACE = str.maketrans(dict.fromkeys(_ASCII_PUNCT, " "))
@@ -204,23 +202,15 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$|\\\[(.+?)\\\]|\\\((.+?)\\\)", re
 _TEXISH = re.compile(r"[\\^_{}]|^\s*[A-Za-z][A-Za-z0-9]{0,2}\s*$")
 
 
-@lru_cache(maxsize=4096)
 def math_to_text(tex: str) -> str:
     """Unicode approximation of a LaTeX math fragment (``$\\beta^{-3}$`` -> ``β^-3``).
 
     A PDF shows rendered math; its text layer holds the glyphs, so evidence
-    and twin text compare with a PDF best in this form. Uses pylatexenc.
+    and twin text compare with a PDF best in this form. It is
+    :func:`docparse.formats._math.tex_math_to_text` keeping the source's
+    spaces, since a PDF's text layer often has a gap between math glyphs.
     """
-    from pylatexenc.latex2text import LatexNodes2Text
-    from pylatexenc.latexwalker import LatexWalkerError
-
-    try:
-        return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
-    except (LatexWalkerError, TypeError, IndexError, KeyError, AttributeError) as exc:
-        # pylatexenc's macro callbacks assume well-formed arguments (a bare
-        # "\input" raises TypeError); the source is then the closest text.
-        log.debug("math not converted (%s: %s): %r", type(exc).__name__, exc, tex[:80])
-        return tex
+    return tex_math_to_text(tex, strict_spaces=False)
 
 
 _HYPHEN_HINT = re.compile(r"[A-Za-z0-9]-[ \t]*[\r\n]")
@@ -303,22 +293,49 @@ def normalize(
     no_math = not math or ("$" not in text and "\\" not in text)
     if no_math and text.isascii() and not (join_hyphens and _HYPHEN_HINT.search(text)):
         return _ascii(text, fold_case, fold_punct)
+    rendered = None if no_math else _render_math(text)
     b = _Builder(fold_case, fold_punct)
-    if no_math:
+    if rendered is None:
         _feed(b, text, 0, join_hyphens)
         return b.finish(text)
+    plain, piece_starts, piece_ends = rendered
+    _feed(b, plain, 0, join_hyphens)
+    out = b.finish(plain)
+    starts = array("q", (piece_starts[i] for i in out.starts))
+    ends = array("q", (piece_ends[i - 1] for i in out.ends))
+    return NormalizedText(out.text, text, starts, ends)
+
+
+def _render_math(text: str) -> tuple[str, array[int], array[int]] | None:
+    """``text`` with its LaTeX math rendered, and the original span of each character.
+
+    The rendering goes through the same normalisation as the text around it,
+    as one string: a combining mark after ``$x$`` (or a rendering that opens
+    with one) then composes with its neighbour on the first pass already, as
+    it would on a second pass over the output. ``None`` when no math is found.
+    """
+    parts: list[str] = []
+    starts: array[int] = array("q")
+    ends: array[int] = array("q")
     pos = 0
     for m in _MATH.finditer(text):
         body = next(g for g in m.groups() if g is not None)
         if m.group().startswith("$") and not _TEXISH.search(body):
             continue
-        if m.start() > pos:
-            _feed(b, text[pos : m.start()], pos, join_hyphens)
-        b.piece(_unicode_piece(math_to_text(m.group()), fold_case), m.start(), m.end())
+        parts.append(text[pos : m.start()])
+        starts.extend(range(pos, m.start()))
+        ends.extend(range(pos + 1, m.start() + 1))
+        math = math_to_text(m.group())
+        parts.append(math)
+        starts.extend([m.start()] * len(math))
+        ends.extend([m.end()] * len(math))
         pos = m.end()
-    if pos < len(text):
-        _feed(b, text[pos:], pos, join_hyphens)
-    return b.finish(text)
+    if not parts:
+        return None
+    parts.append(text[pos:])
+    starts.extend(range(pos, len(text)))
+    ends.extend(range(pos + 1, len(text) + 1))
+    return "".join(parts), starts, ends
 
 
 def normalize_text(

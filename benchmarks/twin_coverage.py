@@ -1,7 +1,7 @@
 """Coverage of twin paragraphs located in the PDF parse of the research pairs.
 
     python -m benchmarks.twin_coverage [--corpus ../shared/corpus] [--backend pymupdf]
-        [--paper NAME] [--worst 25] [--json out.json]
+        [--paper NAME] [--worst 25] [--json out.json] [--bibtex]
 
 For each ``research/<id>/`` pair the ``.tex`` twin is parsed and each of its
 paragraph units is located (:meth:`align.locate.Locator.locate`) in the
@@ -63,9 +63,9 @@ def _matched_text(
     )
 
 
-def measure(name: str, tex: Path, pdf_path: Path, backend: str) -> list[Row]:
+def measure(name: str, tex: Path, pdf_path: Path, backend: str, bibtex: bool = False) -> list[Row]:
     """Locate every paragraph of the twin of ``tex`` in the ``backend`` parse of ``pdf_path``."""
-    twin = parse(tex)
+    twin = parse(tex, config={"bibtex": bibtex})
     pdf = parse(pdf_path, backend=backend)
     locator = Locator(pdf)
     projected = {p.twin_id: p.similarity for p in project(twin, pdf).units}
@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--paper", action="append", help="only this research folder (repeatable)")
     ap.add_argument("--worst", type=int, default=25, help="list this many worst paragraphs")
     ap.add_argument("--json", type=Path, help="write every paragraph's coverage here")
+    ap.add_argument(
+        "--bibtex", action="store_true", help="twins as built with BibTeX (TexConfig(bibtex=True))"
+    )
     args = ap.parse_args(argv)
     everything: list[Row] = []
     print(
@@ -110,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, tex, pdf in pairs(args.corpus):
         if args.paper and name not in args.paper:
             continue
-        rows = measure(name, tex, pdf, args.backend)
+        rows = measure(name, tex, pdf, args.backend, args.bibtex)
         everything.extend(rows)
         print(_line(name, rows))
         sys.stdout.flush()

@@ -49,8 +49,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from docparse.builder import file_hash
-from docparse.detect import sniff
 from docparse.errors import DocparseError, MissingDependencyError, RunInterruptedError
+from docparse.formats.catalog import (
+    HEAD_BYTES,
+    TWIN_EXTENSIONS,
+    candidates,
+    format_by_extension,
+    sniff,
+    twin_formats,
+)
 from docparse.ingest_task import Engine as Engine
 from docparse.ingest_task import Limits as Limits
 from docparse.ingest_task import ManifestRow as ManifestRow
@@ -66,22 +73,6 @@ from docparse.model import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
-
-#: Extensions docparse reads; other files get a ``skipped`` manifest row.
-_EXTENSIONS = {
-    ".pdf": "pdf",
-    ".tex": "tex",
-    ".htm": "htm",
-    ".html": "htm",
-    ".csv": "csv",
-    ".tsv": "csv",
-    ".txt": "txt",
-    ".json": "s2orc",
-    ".nxml": "jats",
-    ".xml": "jats",
-}
-#: Twin formats paired with a PDF of the same stem, in order of preference.
-_TWIN_EXTENSIONS = (".tex", ".nxml", ".htm", ".html", ".json", ".csv", ".txt")
 
 MANIFEST = "manifest.jsonl"
 
@@ -105,17 +96,31 @@ def discover(src: Path, exclude: Path | None = None) -> list[Path]:
 
 
 def _format_of(path: Path) -> tuple[str | None, str | None]:
-    """(format, None) for a file docparse reads, else (None, reason)."""
-    fmt = _EXTENSIONS.get(path.suffix.lower())
-    if fmt is None:
+    """(format, None) for a file docparse reads, else (None, reason).
+
+    The format table decides by extension; a shared extension (``.json``,
+    ``.xml``) is read only when the content is a format that has it.
+    """
+    specs = candidates(path.suffix)
+    if not specs:
         return None, f"unsupported extension {path.suffix or '(none)'}"
-    if fmt in ("s2orc", "jats"):
-        # .json and .xml are generic extensions: only S2ORC and JATS content is read.
-        with open(path, "rb") as fh:
-            sniffed = sniff(fh.read(8192))
-        if sniffed != fmt:
-            return None, f"{path.suffix} file is not {'S2ORC JSON' if fmt == 's2orc' else 'JATS'}"
+    with open(path, "rb") as fh:
+        content = sniff(fh.read(HEAD_BYTES))
+    fmt = format_by_extension(path.suffix, content, confirm_shared=True)
+    if fmt is None:
+        titles = " or ".join(s.title for s in specs)
+        return None, f"{path.suffix} file is not {titles}"
     return fmt, None
+
+
+def _twins_of(pdf: Path) -> tuple[str, ...]:
+    """The twin files beside ``pdf`` (same stem), the preferred format first."""
+    twins = {s.name for s in twin_formats()}
+    return tuple(
+        str(t)
+        for ext in TWIN_EXTENSIONS
+        if (t := pdf.with_suffix(ext)).is_file() and _format_of(t)[0] in twins
+    )
 
 
 def options_key(
@@ -165,11 +170,7 @@ def plan(
         digest = file_hash(path)
         pairs: tuple[str, ...] = ()
         if fmt == "pdf" and twins:
-            pairs = tuple(
-                str(t)
-                for ext in _TWIN_EXTENSIONS
-                if (t := path.with_suffix(ext)).is_file() and _format_of(t)[0] is not None
-            )
+            pairs = _twins_of(path)
         for backend in backends if fmt == "pdf" else (None,):
             cfg = config if fmt == "pdf" else None
             tasks.append(
@@ -537,8 +538,9 @@ def ingest(
     """Parse every file under ``src`` into ``out``; yield one row per file as it finishes.
 
     ``backend`` is a PDF backend name or ``"all"`` (every installed one).
-    ``twins="auto"`` pairs ``x.pdf`` with ``x.tex``/``x.nxml``/``x.htm``/
-    ``x.json``/``x.csv``/``x.txt`` beside it and writes a fidelity summary.
+    ``twins="auto"`` pairs ``x.pdf`` with a twin beside it (``x.tex``,
+    ``x.nxml``, ``x.htm``, ...: the twin formats of
+    :mod:`docparse.formats.catalog`) and writes a fidelity summary.
     ``progress=None`` shows a bar only on a terminal.
 
     >>> for row in ingest("corpus/", "out/", workers=2):  # doctest: +SKIP

@@ -1,8 +1,10 @@
 """Parsers registered by name, imported lazily.
 
 A parser is any object with the :class:`Parser` protocol. The built-in ones
-are named by module path so that importing docparse never imports a heavy
-backend (unstructured pulls torch); a plug-in may :func:`register` its own.
+(each format's parser, from the format table :mod:`docparse.formats.catalog`,
+and the PDF backends) are named by module path so that importing docparse
+never imports a heavy backend (unstructured pulls torch); a plug-in may
+:func:`register` its own.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from docparse.errors import UnknownParserError
+from docparse.formats.catalog import FORMAT_TABLE
 from docparse.model import Document, Format
 
 
@@ -31,16 +34,8 @@ class Parser(Protocol):
     def parse(self, path: Path, config: Any) -> Document: ...
 
 
-#: name -> "module:attribute" of a Parser class, for the built-in parsers.
-_BUILTIN: dict[str, str] = {
-    "tex": "docparse.formats.tex:TexParser",
-    "htm": "docparse.formats.htm:HtmParser",
-    "csv": "docparse.formats.csv:CsvParser",
-    "txt": "docparse.formats.txt:TxtParser",
-    "s2orc": "docparse.formats.s2orc:S2orcParser",
-    "jats": "docparse.formats.jats:JatsParser",
-    "markdown": "docparse.formats.markdown:MarkdownParser",
-    "docling": "docparse.formats.docling:DoclingParser",
+#: PDF backend name -> "module:attribute" of its Parser class.
+_PDF_BACKEND_CLASSES: dict[str, str] = {
     "pymupdf": "docparse.backends.pymupdf:PyMuPDFBackend",
     "pdfplumber": "docparse.backends.pdfplumber:PdfplumberBackend",
     "unstructured": "docparse.backends.unstructured:UnstructuredBackend",
@@ -48,14 +43,15 @@ _BUILTIN: dict[str, str] = {
     "pypdfium2": "docparse.backends.pypdfium2:Pypdfium2Backend",
 }
 
+#: name -> "module:attribute" of a Parser class, for the built-in parsers:
+#: each format's parser from the format table, then the PDF backends.
+_BUILTIN: dict[str, str] = {
+    **{name: spec.parser for name, spec in FORMAT_TABLE.items() if spec.parser is not None},
+    **_PDF_BACKEND_CLASSES,
+}
+
 #: The PDF backends, in the order ``--backend all`` runs them.
-PDF_BACKENDS: tuple[str, ...] = (
-    "pymupdf",
-    "pdfplumber",
-    "unstructured",
-    "pymupdf4llm",
-    "pypdfium2",
-)
+PDF_BACKENDS: tuple[str, ...] = tuple(_PDF_BACKEND_CLASSES)
 DEFAULT_PDF_BACKEND = "pymupdf"
 
 _plugins: dict[str, Callable[[], Parser]] = {}

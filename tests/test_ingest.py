@@ -45,7 +45,7 @@ def corpus(tmp_path: Path, fixtures_dir: Path) -> Path:
         dest = src / f"d{i:02d}" / f.name
         dest.parent.mkdir(parents=True)
         shutil.copy(f, dest)
-    (src / "notes.md").write_text("# not a document\n")
+    (src / "notes.docx").write_text("not a format docparse reads\n")
     pdf = next((f for f in files if f.suffix == ".pdf"), None)
     if pdf is not None:
         data = pdf.read_bytes()
@@ -70,8 +70,8 @@ def test_every_file_accounted_for(corpus: Path, tmp_path: Path) -> None:
     assert {r["path"] for r in manifest} == files
     assert len(manifest) == len(files) == len(rows)
     by_path = {r["path"]: r for r in manifest}
-    assert by_path["notes.md"]["status"] == "skipped"
-    assert "unsupported" in by_path["notes.md"]["reason"]
+    assert by_path["notes.docx"]["status"] == "skipped"
+    assert "unsupported" in by_path["notes.docx"]["reason"]
     if "broken.pdf" in by_path:
         broken = by_path["broken.pdf"]
         assert broken["status"] == "error"

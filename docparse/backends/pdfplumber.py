@@ -42,6 +42,7 @@ from docparse.backends.tables import (
     TextLine,
     banded_regions,
     caption_regions,
+    column_starts,
     grow_headers,
     is_rule,
     join_strips,
@@ -54,6 +55,7 @@ from docparse.backends.tables import (
     rule_bounded_regions,
     shading_columns,
     split_stacked_rows,
+    spread_merged_cells,
     text_line_count,
     whitespace_regions,
 )
@@ -157,9 +159,11 @@ def _cell_texts(t: Any, words: list[Mapping[str, Any]]) -> list[list[str]]:
             if placed:
                 break
     grid: list[list[str]] = []
+    starts = column_starts(boxes)
     for ri, row in enumerate(boxes):
         cells = [bucket.get((ri, ci), []) for ci in range(len(row))]
-        for part in split_stacked_rows(cells, _word_key):
+        spread = spread_merged_cells(cells, row, starts, _word_x)
+        for part in split_stacked_rows(spread, _word_key):
             grid.append(
                 [
                     _join_words(
@@ -173,6 +177,10 @@ def _cell_texts(t: Any, words: list[Mapping[str, Any]]) -> list[list[str]]:
 
 def _word_key(w: Mapping[str, Any]) -> tuple[float, float, str]:
     return float(w["top"]), float(w["bottom"]), str(w["text"])
+
+
+def _word_x(w: Mapping[str, Any]) -> tuple[float, float, float]:
+    return float(w["x0"]), float(w["x1"]), float(w["bottom"]) - float(w["top"])
 
 
 def _grids(

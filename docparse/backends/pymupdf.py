@@ -41,6 +41,7 @@ from docparse.backends.tables import (
     TextLine,
     banded_regions,
     caption_regions,
+    column_starts,
     grow_headers,
     is_rule,
     join_strips,
@@ -51,6 +52,7 @@ from docparse.backends.tables import (
     rule_bounded_regions,
     shading_columns,
     split_stacked_rows,
+    spread_merged_cells,
     text_line_count,
     whitespace_regions,
     widen_to_open_sides,
@@ -488,8 +490,10 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
                         best = (area, ri, ci)
         if best is not None:
             bucket.setdefault((best[1], best[2]), []).append(w)
+    starts = column_starts(boxes)
     for ri, row in enumerate(boxes):
         cells = [None if cell is None else bucket.get((ri, ci), []) for ci, cell in enumerate(row)]
+        cells = spread_merged_cells(cells, row, starts, _word_x)
         for part in split_stacked_rows(cells, _word_key):
             grid.append(
                 [
@@ -504,6 +508,10 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
 
 def _word_key(w: Any) -> tuple[float, float, str]:
     return float(w[1]), float(w[3]), str(w[4])
+
+
+def _word_x(w: Any) -> tuple[float, float, float]:
+    return float(w[0]), float(w[2]), float(w[3]) - float(w[1])
 
 
 def table_regions(found: list[Grid]) -> tuple[TableRegion, ...]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import ctypes
 import importlib
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
@@ -75,104 +77,174 @@ class Pypdfium2Config(PdfConfig):
     bold_weight: int = 600
 
 
-#: How many characters past the previous run's start are looked at for the next run's start.
-_WALK = 400
+class _Runs:
+    """Reads a PDFium text page's runs in bulk, through the raw C API.
 
+    A run is what PDFium makes one text rectangle of (``FPDFText_CountRects``):
+    the consecutive characters of one text object, generated characters
+    (spaces, line breaks) and characters without a box skipped. The page's
+    rectangles are read once; each run's first character is then found by
+    counting rectangles over character ranges (a run starts where the count
+    over the range from the previous run's start reaches two), galloping then
+    bisecting, a few C calls a run instead of one per character.
 
-def _first_char(
-    textpage: Any, start: int, rect: tuple[float, float, float, float], n: int
-) -> int | None:
-    """The first character from ``start`` on whose box centre lies in ``rect`` (PDF space).
-
-    PDFium makes its runs from consecutive characters, so walking on from the
-    previous run finds the next run's first character in a few steps;
-    PDFium's own point search (``get_index``) scans the whole page each time.
+    The text comes from one ``get_text_range`` of the page, cut at the runs'
+    first characters mapped to text indices
+    (``FPDFText_GetTextIndexFromCharIndex``): PDFium's text leaves out or
+    inserts characters against its character list and counts UTF-16 code
+    units, so character indices do not index the text.
     """
-    x0, y0, x1, y1 = rect
-    for k in range(start, min(n, start + _WALK)):
-        left, bottom, right, top = textpage.get_charbox(k)
-        if right <= left and top <= bottom:
-            continue  # a generated space or line break has no box
-        cx, cy = (left + right) / 2, (bottom + top) / 2
-        if x0 - 0.5 <= cx <= x1 + 0.5 and y0 - 0.5 <= cy <= y1 + 0.5:
-            return k
-    return None
+
+    def __init__(self, textpage: Any, raw: Any) -> None:
+        self.raw = raw
+        self.handle = textpage.raw
+        self.n_chars = int(raw.FPDFText_CountChars(self.handle))
+        # PDFium's text indices count UTF-16 code units (a math italic letter is
+        # two), so the text is cut as UTF-16; surrogatepass keeps a lone
+        # surrogate from shifting the indices after it.
+        text = textpage.get_text_range(errors="surrogatepass") if self.n_chars > 0 else ""
+        self.units = self._mark_unmapped(text.encode("utf-16-le", "surrogatepass"))
+        self.n_units = len(self.units) // 2
+        box = [ctypes.c_double() for _ in range(4)]
+        refs = [ctypes.byref(b) for b in box]
+        n = int(raw.FPDFText_CountRects(self.handle, 0, -1)) if self.n_chars > 0 else 0
+        self.rects: list[tuple[float, float, float, float]] = []
+        for i in range(n):
+            # GetRect's order is left, top, right, bottom.
+            raw.FPDFText_GetRect(self.handle, i, *refs)
+            left, top, right, bottom = (b.value for b in box)
+            self.rects.append((left, bottom, right, top))
+
+    def _mark_unmapped(self, units: bytes) -> bytes:
+        """``units`` with each glyph PDFium could not map to Unicode as U+FFFD.
+
+        PDFium passes such a glyph's code through as a letter (CMEX's
+        summation sign reads ``P``); ``FPDFText_HasUnicodeMapError`` tells
+        them apart. U+FFFD is one UTF-16 unit, so every other text index
+        stays where it was; :func:`~docparse.backends.glyphs.strip_unmapped`
+        then leaves it out and counts it.
+        """
+        has_error, handle = self.raw.FPDFText_HasUnicodeMapError, self.handle
+        bad = [k for k in range(self.n_chars) if has_error(handle, k) == 1]
+        if not bad:
+            return units
+        out = bytearray(units)
+        to_text = self.raw.FPDFText_GetTextIndexFromCharIndex
+        for k in bad:
+            t = int(to_text(handle, k))
+            if 0 <= t < len(out) // 2:
+                out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
+        return bytes(out)
+
+    def _count(self, start: int, stop: int) -> int:
+        """Rectangles over the characters ``start`` .. ``stop - 1``."""
+        return int(self.raw.FPDFText_CountRects(self.handle, start, stop - start))
+
+    def _first_reaching(self, start: int, target: int, guess: int) -> int | None:
+        """The least ``e`` whose characters ``start`` .. ``e`` make ``target`` rectangles."""
+        n = self.n_chars
+        lo, step = start, max(guess, 1)
+        while True:  # gallop: lo is known to fall short
+            e = min(lo + step - 1, n - 1)
+            if self._count(start, e + 1) >= target:
+                hi = e
+                break
+            if e == n - 1:
+                return None
+            lo, step = e + 1, step * 2
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._count(start, mid + 1) >= target:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    def starts(self) -> list[int]:
+        """The first character index of every run, in order."""
+        if not self.rects:
+            return []
+        first = self._first_reaching(0, 1, 8)
+        if first is None:
+            return []
+        out = [first]
+        guess = 8
+        for _ in range(len(self.rects) - 1):
+            nxt = self._first_reaching(out[-1], 2, guess)
+            if nxt is None:
+                break
+            guess = nxt - out[-1]  # runs of a page are of similar length
+            out.append(nxt)
+        return out
+
+    def text_index(self, char: int, stop: int) -> int:
+        """The text index of ``char`` or of the first character after it, before ``stop``,
+        that PDFium's text holds (the text's end when none does)."""
+        to_text = self.raw.FPDFText_GetTextIndexFromCharIndex
+        for k in range(char, stop):
+            t = int(to_text(self.handle, k))
+            if t >= 0:
+                return t
+        return self.n_units
+
+    def texts(self, starts: Sequence[int]) -> list[str]:
+        """The text of each run: the page text from its first character to the next run's.
+
+        Text before the first run (characters without a box) goes to the first run.
+        """
+        # The page text starts at the first character PDFium's text holds.
+        base = self.text_index(0, self.n_chars)
+        bounds = [
+            self.text_index(s, nxt) - base for s, nxt in itertools.pairwise([*starts, self.n_chars])
+        ]
+        if bounds:
+            bounds[0] = 0
+        bounds.append(self.n_units)
+        units = self.units
+        return [
+            units[2 * a : 2 * b].decode("utf-16-le", "replace")
+            for a, b in itertools.pairwise(bounds)
+        ]
 
 
-def _run_texts(
-    textpage: Any, rects: Sequence[tuple[float, float, float, float]]
-) -> tuple[list[str], list[int | None]]:
-    """The text of each run, cut from the page text at the runs' first characters,
-    and the index of each run's first character (``None`` where not found).
-
-    Runs follow the page's character order, so the characters from one run's
-    first to the next run's first are its text. Reading each rectangle back
-    (``get_text_bounded``) is slower and repeats glyphs that overlap (the
-    kerned letters of a LaTeX logo). A run whose first character is not found,
-    or comes out of order, is read back by its rectangle.
-    """
-    full = textpage.get_text_range()
-    starts: list[int | None] = []
-    last = -1
-    for x0, y0, x1, y1 in rects:
-        index = _first_char(textpage, last + 1, (x0, y0, x1, y1), len(full))
-        if index is None:
-            # Not found walking on (an out-of-order run): ask PDFium, which searches the page.
-            index = textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
-        if index is None or index <= last or index >= len(full):
-            starts.append(None)
-        else:
-            starts.append(index)
-            last = index
-    texts: list[str] = []
-    ends = [len(full)] * len(rects)
-    nxt = len(full)
-    for i in range(len(rects) - 1, -1, -1):
-        ends[i] = nxt
-        start = starts[i]
-        if start is not None:
-            nxt = start
-    for i, (start, rect) in enumerate(zip(starts, rects, strict=True)):
-        if start is None:
-            texts.append(textpage.get_text_bounded(*rect))
-        else:
-            texts.append(full[start : ends[i]])
-    return texts, starts
-
-
-def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int) -> list[TextSpan]:
-    """The non-blank text runs of a PDFium text page as spans in top-left page coordinates.
+def page_runs(
+    textpage: Any, raw: Any, left: float, top: float, bold_weight: int
+) -> tuple[list[TextSpan], int]:
+    """The non-blank text runs of a PDFium text page as spans in top-left page
+    coordinates, and the number of glyphs left out as unmapped
+    (:mod:`docparse.backends.glyphs`).
 
     ``left``/``top`` are the crop box's left and top edge in PDF space.
     """
-    spans: list[TextSpan] = []
-    handle = textpage.raw
+    reader = _Runs(textpage, raw)
+    starts = reader.starts()
+    texts = reader.texts(starts)
+    handle = reader.handle
     name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
     flags = ctypes.c_int()
-    rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
-    texts, starts = _run_texts(textpage, rects)
-    for (x0, y0, x1, y1), raw_text, first in zip(rects, texts, starts, strict=True):
-        text = raw_text.translate(_PDFIUM_CHARS).strip()
+    bold_of: dict[str, bool] = {}
+    spans: list[TextSpan] = []
+    unmapped = 0
+    for (x0, y0, x1, y1), raw_text, first in zip(reader.rects, texts, starts, strict=False):
+        text = raw_text.translate(_PDFIUM_CHARS)
+        bad = count_unmapped(text)
+        if bad:
+            unmapped += bad
+            text = strip_unmapped(text)
+        text = text.strip()
         if not text:
             continue
-        size = 0.0
-        bold = False
-        font = ""
-        # The run's first character carries its font.
-        index = (
-            first if first is not None else textpage.get_index(x0 + 0.3, (y0 + y1) / 2, 0.5, 0.5)
-        )
-        if index is not None and index >= 0:
-            size = float(raw.FPDFText_GetFontSize(handle, index))
-            got = raw.FPDFText_GetFontInfo(
-                handle, index, name, _FONT_NAME_BYTES, ctypes.byref(flags)
-            )
-            font = name.value.decode("utf-8", "replace") if got else ""
-            weight = raw.FPDFText_GetFontWeight(handle, index)
-            bold = weight >= bold_weight or bool(_BOLD_FONT.search(font))
+        # The run's first character carries its font; a font's weight is read once.
+        size = float(raw.FPDFText_GetFontSize(handle, first))
+        got = raw.FPDFText_GetFontInfo(handle, first, name, _FONT_NAME_BYTES, ctypes.byref(flags))
+        font = name.value.decode("utf-8", "replace") if got else ""
+        bold = bold_of.get(font)
+        if bold is None:
+            weight = raw.FPDFText_GetFontWeight(handle, first)
+            bold = bold_of[font] = weight >= bold_weight or bool(_BOLD_FONT.search(font))
         box = BBox(x0 - left, top - y1, x1 - left, top - y0)
         spans.append(TextSpan(text, box, size, bold, font))
-    return spans
+    return spans, unmapped
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:
@@ -307,7 +379,7 @@ class Pypdfium2Backend(PdfBackend):
         width, height = float(right - left), float(top - bottom)
         textpage = page.get_textpage()
         try:
-            spans = page_runs(textpage, self._raw, left, top, config.bold_weight)
+            spans, unmapped = page_runs(textpage, self._raw, left, top, config.bold_weight)
         finally:
             textpage.close()
         lines = lines_from_spans(spans)
@@ -326,4 +398,5 @@ class Pypdfium2Backend(PdfBackend):
             rotation=int(page.get_rotation() or 0),
             blocks=blocks,
             tables=tables,
+            unmapped_glyphs=unmapped,
         )

@@ -17,7 +17,9 @@ import click
 
 from docparse.api import parse
 from docparse.errors import DocparseError
+from docparse.formats.catalog import FORMAT_TABLE
 from docparse.model import FORMATS, Document, Format
+from docparse.registry import DEFAULT_PDF_BACKEND, PDF_BACKENDS
 
 __all__ = [
     "ParsedFiles",
@@ -54,8 +56,9 @@ backend_option = click.option(
     "--backend",
     "-b",
     default=None,
-    help="PDF backend: pymupdf (default), pdfplumber, unstructured, pymupdf4llm, pypdfium2;"
-    " or a twin format (tex, htm, jats, s2orc, ...) to read that file of the document.",
+    help=f"PDF backend: {', '.join(PDF_BACKENDS)} (default {DEFAULT_PDF_BACKEND});"
+    f" or a format ({', '.join(f for f in FORMATS if f != 'pdf')}) to read that file of"
+    " the document.",
 )
 
 
@@ -125,7 +128,9 @@ format_option = click.option(
     "fmt",
     default=None,
     type=click.Choice(FORMATS),
-    help="Force the input format (" + ", ".join(FORMATS) + ").",
+    help="Force the input format: "
+    + "; ".join(f"{s.name} ({', '.join(s.extensions)})" for s in FORMAT_TABLE.values())
+    + ". Detected from the extension and content when not given.",
 )
 config_option = click.option(
     "--option",

@@ -14,6 +14,7 @@ from docparse.cli.common import (
     parse_options,
 )
 from docparse.errors import RunInterruptedError
+from docparse.formats.catalog import TWIN_EXTENSIONS
 from docparse.ingest import Limits, ingest
 
 
@@ -46,7 +47,9 @@ from docparse.ingest import Limits, ingest
     type=click.Choice(["auto", "off"]),
     default="auto",
     show_default=True,
-    help="Pair x.pdf with x.tex/x.nxml/x.htm/... and write fidelity summaries.",
+    help="Pair x.pdf with its twin beside it ("
+    + ", ".join(f"x{e}" for e in TWIN_EXTENSIONS)
+    + ", the first that parses) and write fidelity summaries.",
 )
 @click.option(
     "--format",
@@ -83,7 +86,12 @@ def ingest_cmd(
     progress: bool | None,
     options: tuple[str, ...],
 ) -> None:
-    """Parse every file under SRC into OUT, resumably, in isolated workers."""
+    """Parse every file under SRC into OUT, resumably, in isolated workers.
+
+    A file is read when its extension is a format's (`docparse parse --help`
+    lists them under --format), and, when other files use that extension
+    too, its content is of that format. Other files get a `skipped` row.
+    """
     counts: Counter[str] = Counter()
     written = 0
     output_folder(out)

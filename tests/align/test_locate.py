@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,8 +69,9 @@ def test_evidence_over_two_units_is_split(tex_doc: Document) -> None:
     assert m.status == "split"
     assert m.unit_ids == (a.id, b.id)
     assert m.coverage > 0.95
-    # Spans end at the last matched letter (folded punctuation such as a final "." is not part).
-    assert len(a.text) - m.spans[0][1] <= 1 and m.spans[1][0] == 0
+    # Spans end at the last matched letter (folded punctuation such as a final "." or an
+    # unresolved citation's "(?)" is not part).
+    assert not re.search(r"\w", a.text[m.spans[0][1] :]) and m.spans[1][0] == 0
 
 
 def test_perturbed_evidence_is_fuzzy(tex_doc: Document) -> None:
@@ -309,6 +311,11 @@ def test_any_piece_of_a_unit_is_found_exactly(tex_doc: Document, data: st.DataOb
     piece = unit.text[cuts[a] : cuts[b] - 1]
     assume(len(piece) >= 40)
     m = locate(piece, tex_doc)
+    if m.status == "ambiguous":
+        # the piece occurs word for word in another unit too (two sentences ending in the
+        # same unresolved citation, "(CIGALE; ?)"): then no unit may be preferred
+        assert unit.id in m.unit_ids and len(m.unit_ids) > 1 and m.coverage == 1.0
+        return
     assert m.found and m.coverage == 1.0
     assert m.status in ("exact", "split")  # split: the piece also closes/opens a neighbour
     if m.status == "exact" and m.unit_ids == (unit.id,):

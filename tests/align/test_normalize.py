@@ -50,6 +50,9 @@ TEXTS = st.one_of(
 @example("ß\u0301", {"fold_case": True})
 @example("İ\u0327", {"fold_case": True, "fold_punct": True})
 @example("\u0301İ\u00a0)ß\u0301–evi- dence", {"fold_case": True})
+# A combining mark after rendered math composes with the rendering's last letter.
+@example("$e$\u0301", {"fold_case": True, "fold_punct": True, "math": True})
+@example("e$\u0301^2$", {"fold_case": True, "fold_punct": True, "math": True})
 def test_idempotent(text: str, options: dict[str, bool]) -> None:
     once = normalize(text, **options).text
     assert normalize(once, **options).text == once
@@ -60,6 +63,10 @@ def test_idempotent(text: str, options: dict[str, bool]) -> None:
 # A combining mark after a digit or symbol stays with it ("0\u0301").
 @example("0\u0301", {})
 @example("=\u0338", {"fold_punct": True})
+@example("\x1b\u0300", {})
+# A combining mark after a closing "$" belongs to the math's span.
+@example("$\\beta^{-3}$\u0301", {"fold_case": True, "fold_punct": True, "math": True})
+@example("e$\u0301^2$", {"fold_case": True, "fold_punct": True, "math": True})
 def test_offset_map_points_into_the_original(text: str, options: dict[str, bool]) -> None:
     n = normalize(text, **options)
     assert len(n.starts) == len(n.ends) == len(n.text)

@@ -347,8 +347,11 @@ def test_rule_bounded_region_needs_rules_lines_and_caption() -> None:
     assert len(regions) == 1
     x0, y0, x1, y1 = regions[0]
     assert y0 < 108 and y1 > 150 and x0 < 205 and x1 > 395
-    # Without a "Table N" caption the rules are a figure frame or a separator.
-    assert rule_bounded_regions(_BOOKTABS_RULES, _BOOKTABS_LINES[1:], 800.0) == []
+    # Without a "Table N" caption two rules are a figure frame or a separator;
+    # top, middle and bottom rule are a table's.
+    frame = [_BOOKTABS_RULES[0], _BOOKTABS_RULES[2]]
+    assert rule_bounded_regions(frame, _BOOKTABS_LINES[1:], 800.0) == []
+    assert len(rule_bounded_regions(_BOOKTABS_RULES, _BOOKTABS_LINES[1:], 800.0)) == 1
     # One rule bounds nothing; rules with no text between them neither.
     assert rule_bounded_regions(_BOOKTABS_RULES[:1], _BOOKTABS_LINES, 800.0) == []
     assert rule_bounded_regions(_BOOKTABS_RULES[:2], _BOOKTABS_LINES, 800.0) == []

@@ -97,3 +97,89 @@ def test_missing_package_names_the_extra(
         get_parser(backend)
     if backend == "pymupdf4llm":
         pymupdf4llm.load_pymupdf4llm.cache_clear()
+
+
+class _FakeRaw:
+    """PDFium's text-page calls over a made-up page: characters, their text
+    objects (``None``: a generated character, in no rectangle) and the page text."""
+
+    def __init__(self, chars: list[tuple[str, int | None]], unmapped: tuple[int, ...] = ()) -> None:
+        self.chars = chars
+        self.unmapped = unmapped  # characters whose font maps them to no Unicode
+        # Each character is one UTF-16 code unit, the unit PDFium's text indices count.
+        self.index = list(range(len(chars)))
+        self.text = "".join(ch for ch, _ in chars)
+
+    def _rects(self, start: int, count: int) -> list[int]:
+        stop = len(self.chars) if count < 0 else start + count
+        objs: list[int] = []
+        for _, obj in self.chars[start:stop]:
+            if obj is not None and (not objs or objs[-1] != obj):
+                objs.append(obj)
+        return objs
+
+    def FPDFText_CountChars(self, handle: object) -> int:
+        return len(self.chars)
+
+    def FPDFText_CountRects(self, handle: object, start: int, count: int) -> int:
+        self.last = self._rects(start, count)
+        return len(self.last)
+
+    def FPDFText_GetRect(self, handle: object, i: int, *refs: object) -> None:
+        import ctypes
+
+        for ref, v in zip(
+            refs, (10.0 * self.last[i], 20.0, 10.0 * self.last[i] + 9, 10.0), strict=True
+        ):
+            ctypes.cast(ref, ctypes.POINTER(ctypes.c_double))[0] = v
+
+    def FPDFText_GetTextIndexFromCharIndex(self, handle: object, k: int) -> int:
+        return self.index[k]
+
+    def FPDFText_HasUnicodeMapError(self, handle: object, k: int) -> int:
+        return int(k in self.unmapped)
+
+
+class _FakeTextPage:
+    def __init__(self, raw: _FakeRaw) -> None:
+        self.raw = object()
+        self._text = raw.text
+
+    def get_text_range(self, errors: str = "ignore") -> str:
+        return self._text
+
+
+def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
+    """A letter outside the BMP (two UTF-16 units, one PDFium character each)
+    does not shift the text of the runs after it; generated spaces stay with
+    the run before them."""
+    _needs("pypdfium2")
+    from docparse.backends.pypdfium2 import _Runs
+
+    r1, r2 = "\ud835", "\udc5f"  # U+1D45F MATHEMATICAL ITALIC SMALL R as PDFium lists it
+    chars = [(r1, 0), (r2, 0), ("=", 0), ("1", 0), (" ", None)]
+    chars += [(c, 1) for c in "where"] + [(" ", None)] + [(c, 2) for c in "radius"]
+    raw = _FakeRaw(chars)
+    page = _FakeTextPage(raw)
+    page._text = raw.text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    runs = _Runs(page, raw)
+    starts = runs.starts()
+    assert starts == [0, 5, 11]
+    assert runs.texts(starts) == ["\U0001d45f=1 ", "where ", "radius"]
+    assert [r[0] for r in runs.rects] == [0.0, 10.0, 20.0]
+
+
+def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
+    """A glyph PDFium maps to no Unicode (its code passed through as ``P``)
+    becomes U+FFFD in place, so the runs after it keep their text and the
+    assembly's glyph cleaning leaves it out."""
+    _needs("pypdfium2")
+    from docparse.backends.glyphs import count_unmapped, strip_unmapped
+    from docparse.backends.pypdfium2 import _Runs
+
+    chars = [(c, 0) for c in "Px"] + [(" ", None)] + [(c, 1) for c in "sum"]
+    raw = _FakeRaw(chars, unmapped=(0,))
+    runs = _Runs(_FakeTextPage(raw), raw)
+    texts = runs.texts(runs.starts())
+    assert texts == ["\ufffdx ", "sum"]
+    assert count_unmapped(texts[0]) == 1 and strip_unmapped(texts[0]) == "x "

@@ -10,9 +10,11 @@ import pytest
 from docparse.formats.tex.numbering import (
     UNKNOWN_REF,
     LabelTarget,
+    blank_verbatim,
     number_labels,
     render_named_ref,
     render_ref,
+    render_sub_ref,
 )
 
 _REF = re.compile(r"(\w+)\.?~\\(ref|eqref)\{([^{}#]+)\}")
@@ -173,16 +175,59 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-def test_compiled_twin_text_equals_the_pdf_text_layer(fixtures_dir: Path) -> None:
+@pytest.mark.parametrize("name", ["compiled-twin", "compiled-natbib"])
+def test_compiled_twin_text_equals_the_pdf_text_layer(fixtures_dir: Path, name: str) -> None:
     pymupdf = pytest.importorskip("pymupdf")
     from docparse.formats.tex import TexParser
 
-    folder = fixtures_dir / "research/compiled-twin"
+    folder = fixtures_dir / "research" / name
     with pymupdf.open(folder / "twin.pdf") as pdf:
         printed = _words("\n".join(page.get_text() for page in pdf))
     doc = TexParser().parse(folder / "twin.tex")
     paragraphs = [u.text for u in doc.units if u.kind in ("paragraph", "caption")]
     assert len(paragraphs) >= 8
     found = [p for p in paragraphs if _words(p) in printed]
-    # macros with arguments, \ref and \cite print as the PDF does, word for word
+    # macros with arguments, \ref, \nameref and \cite (defined or not) print as the PDF
+    # does, word for word
     assert len(found) / len(paragraphs) >= 0.98, set(paragraphs) - set(found)
+
+
+def test_class_theorems_sub_floats_and_algorithm2e() -> None:
+    source = r"""\documentclass{jmlr}
+\newtheorem{claim}[theorem]{Claim}
+\begin{document}
+\begin{theorem}\label{t}A\end{theorem}
+\begin{lemma}\label{l}B\end{lemma}
+\begin{example}\label{e}C\end{example}
+\begin{claim}\label{c}D\end{claim}
+\begin{figure}\caption{One}\end{figure}
+\begin{figure}
+\subfigure[A]{\label{fa}x}\subfigure[B]{\label{fb}y}
+\caption{Two}\label{f2}
+\end{figure}
+\begin{figure}
+\floatconts{f3}{\caption{Three}}{\subfigure[A]{\label{ga}x}\subfloat[B]{\label{gb}y}}
+\end{figure}
+\begin{algorithm}\caption{First}\label{a1}\end{algorithm}
+\begin{algorithm2e}\caption{Second}\label{a2}\end{algorithm2e}
+\end{document}
+"""
+    labels, _, _ = number_labels(source)
+    # jmlr shares one counter among theorem, lemma ... (and a user's [theorem]); example has its own
+    assert [labels[k].number for k in ("t", "l", "e", "c")] == ["1", "2", "1", "3"]
+    assert labels["l"].kind == "Lemma"
+    # a sub-float before its float's caption takes the number the caption is about to print
+    assert [labels[k].number for k in ("fa", "fb", "f2")] == ["2(a)", "2(b)", "2"]
+    assert [labels[k].number for k in ("ga", "gb", "f3")] == ["3(a)", "3b", "3"]
+    assert (labels["a1"].number, labels["a2"].number) == ("1", "2")
+    assert render_sub_ref([labels["ga"], labels["gb"]]) == "(a) and (b)"
+
+
+def test_verbatim_and_comments_neither_label_nor_number() -> None:
+    source = (
+        "\\documentclass{article}\\begin{document}\n\\section{A}\\label{a}\n"
+        "% \\section{Commented}\n\\verb|\\section{B}|\n\\section{C}\\label{c}\n\\end{document}\n"
+    )
+    assert blank_verbatim("x \\verb|\\cite{k}| y % z\n") == "x " + " " * 15 + " y    \n"
+    labels, _, _ = number_labels(source)
+    assert (labels["a"].number, labels["c"].number) == ("1", "2")

@@ -16,9 +16,21 @@ citation style the document uses and what each key prints:
 :meth:`Bibliography.render` then writes what ``\\cite``, ``\\citep``, ``\\citet``,
 ``\\citealt``, ``\\citealp``, ``\\citeauthor``, ``\\citeyear``, ``\\onlinecite``
 and biblatex's ``\\parencite``/``\\textcite`` print, with natbib's optional
-notes (``\\citep[see][p.~3]{key}`` -> ``(see Jones et al., 1990, p. 3)``). A key
-an author-year document does not describe renders as nothing (the parser then
-flags the document ``unresolved_cite``): its marker is not knowable.
+notes (``\\citep[see][p.~3]{key}`` -> ``(see Jones et al., 1990, p. 3)``).
+
+**Which keys are defined** follows how LaTeX resolves them: a citation prints its
+marker only when the build has a bibliography entry for the key, and LaTeX reads
+entries from ``\\bibitem`` (in the source, or in ``<main>.bbl`` beside the main
+file), never from a ``.bib``. Only BibTeX (or biber) turns a ``.bib`` into a
+``.bbl``; ``pdflatex`` alone and arXiv (which never runs BibTeX) do not. So by
+default (``TexConfig(bibtex=False)``) a document shipped without its ``.bbl``
+prints what LaTeX prints for an undefined citation: ``?`` per key, as ``[?]``,
+``[?, ?]`` (numeric) or natbib's ``(?)``, ``(??)``, ``?`` (author-year). With
+``bibtex=True`` the ``.bib`` files ``\\bibliography`` names are read as BibTeX
+would (the build ran ``latexmk``/BibTeX): their cited entries are numbered, in
+citation order or sorted as the style sorts, and keys they lack print ``?``.
+Either way an undefined key flags the document ``unresolved_cite``; biblatex,
+which prints an undefined key itself, renders nothing for it (no key in the text).
 """
 
 from __future__ import annotations
@@ -54,6 +66,15 @@ class Bibliography:
     entries: dict[str, BibEntry] = field(default_factory=dict)
     year_sep: str = ", "
     compress: bool = False
+    biblatex: bool = False
+    superscript: bool = False  # natbib/cite ``super``: numbers set as a superscript, no brackets
+    list_sep: str = ", "  # the cite package separates numbers by a thin space a PDF drops: 3,4
+    undefined_first: bool = False  # the cite package sorts an undefined key's ? first
+
+    def defines(self, keys: Sequence[str]) -> bool:
+        """Whether the build has a bibliography entry (a number or a label) for every key."""
+        known = self.entries if self.author_year else self.numbers
+        return all(k in known for k in keys)
 
     def render(self, command: str, keys: Sequence[str], notes: Sequence[str]) -> str | None:
         """The text of ``\\<command>[notes]{keys}``; None when it cannot be known."""
@@ -73,23 +94,32 @@ class Bibliography:
         if cmd == "citeyear":
             known = [self.entries.get(k) for k in keys]
             return ", ".join(e.year for e in known if e) if all(known) else None
-        if any(n is None for n in nums):
+        if any(n is None for n in nums) and self.biblatex:
             return None
         text = self._list([n for n in nums if n is not None])
+        undefined = ["?"] * sum(n is None for n in nums)
+        listed = (*undefined, text) if self.undefined_first else (text, *undefined)
+        text = self.list_sep.join(x for x in listed if x)
         text = " ".join(x for x in (pre, text) if x)
         if post:
             text += f", {post}"
         if cmd in ("onlinecite", "citealp", "citenum", "citealt"):
             return text
+        if self.superscript and cmd in ("cite", "citep"):
+            return text
         if cmd in ("citet", "textcite"):
             authors = [self.entries.get(k) for k in keys]
-            if all(authors) and len(keys) == 1:
-                return f"{authors[0].authors} [{text}]"  # type: ignore[union-attr]
+            names = {a.authors for a in authors if a is not None}
+            if all(authors) and len(names) == 1:
+                # natbib's numeric \\citet: the (shared) authors, then the numbers
+                return f"{names.pop()} [{text}]"
         return f"[{text}]"
 
     def _list(self, nums: list[int]) -> str:
+        if not nums:
+            return ""
         if not self.compress:
-            return ", ".join(str(n) for n in nums)
+            return self.list_sep.join(str(n) for n in nums)
         nums = sorted(set(nums))
         runs: list[str] = []
         start = prev = nums[0]
@@ -102,34 +132,69 @@ class Bibliography:
                 if prev == start
                 else f"{start}–{prev}"
                 if prev > start + 1
-                else f"{start}, {prev}"
+                else f"{start}{self.list_sep}{prev}"
             )
             if n is not None:
                 start = prev = n
-        return ", ".join(runs)
+        return self.list_sep.join(runs)
 
     def _author_year(self, cmd: str, keys: Sequence[str], pre: str, post: str) -> str | None:
         found = [self.entries.get(k) for k in keys]
-        if not keys or any(e is None for e in found):
+        if not keys or (self.biblatex and any(e is None for e in found)):
             return None
         entries = [e for e in found if e is not None]
+        if cmd in ("citeauthor", "citeyear") and len(entries) < len(found):
+            return "?" * len(found)
         if cmd == "citeauthor":
             return "; ".join(e.authors for e in entries)
         if cmd in ("citeyear", "citeyearpar"):
             years = ", ".join(e.year for e in entries)
             return f"({years})" if cmd == "citeyearpar" else years
-        if cmd in ("citet", "cite", "textcite"):
-            parts = [f"{e.authors} ({e.year})" for e in entries]
-            if post:
+        textual = cmd in ("citet", "cite", "textcite")
+        sep = " " if cmd == "citealt" else self.year_sep
+        parts = [
+            "?"
+            if years is None
+            else f"{authors} ({years})"
+            if textual
+            else f"{authors}{sep}{years}"
+            for authors, years in self._same_authors(found)
+        ]
+        if textual:
+            if post and parts[-1] != "?":
                 parts[-1] = parts[-1][:-1] + f", {post})"
-            return (pre + " " if pre else "") + "; ".join(parts)
-        inner = "; ".join(f"{e.authors}{self.year_sep}{e.year}" for e in entries)
-        if cmd == "citealt":
-            inner = "; ".join(f"{e.authors} {e.year}" for e in entries)
-        inner = " ".join(x for x in (pre, inner) if x)
+            return (pre + " " if pre else "") + self._natbib_join(parts)
+        inner = " ".join(x for x in (pre, self._natbib_join(parts)) if x)
         if post:
             inner += f", {post}"
         return inner if cmd in ("citealt", "citealp") else f"({inner})"
+
+    def _same_authors(self, entries: Sequence[BibEntry | None]) -> list[tuple[str, str | None]]:
+        """natbib lists the years of consecutive works of the same authors once:
+        ``Jones et al. (1990, 1991)``; biblatex's default styles do not. An
+        undefined key is ``(key, None)``."""
+        groups: list[tuple[str, list[str] | None]] = []
+        for e in entries:
+            last = groups[-1] if groups else None
+            if e is None:
+                groups.append(("", None))
+            elif last and last[1] is not None and last[0] == e.authors and not self.biblatex:
+                last[1].append(e.year)
+            else:
+                groups.append((e.authors, [e.year]))
+        return [(a, None if ys is None else ", ".join(ys)) for a, ys in groups]
+
+    @staticmethod
+    def _natbib_join(parts: Sequence[str]) -> str:
+        """natbib's separator comes only after the first defined citation: an
+        undefined key prints a bare ``?`` (``(??)``, ``(?Jones, 1990)``,
+        ``(Jones, 1990; ?; Smith, 2001)``)."""
+        out = ""
+        started = False
+        for part in parts:
+            out += ("; " if started else "") + part
+            started = started or part != "?"
+        return out
 
 
 _USEPACKAGE = re.compile(r"\\usepackage\s*(?:\[([^\]]*)\])?\s*\{([^{}]*)\}")
@@ -199,8 +264,13 @@ def _bib_entries(paths: Iterable[Path]) -> tuple[dict[str, BibEntry], dict[str, 
             year = str(entry.fields.get("year", "")).strip()
             if authors and year:
                 entries[key] = BibEntry(authors.replace("{", "").replace("}", ""), year)
-            title = str(entry.fields.get("title", "")).lower()
-            sort_keys[key] = (" ".join(lasts).lower(), year, title)
+            title = str(entry.fields.get("title", "")).lower().replace("{", "").replace("}", "")
+            # a style sorts an entry without names by its key, organization or title field
+            name = " ".join(lasts) or next(
+                (str(entry.fields[f]) for f in ("key", "organization") if entry.fields.get(f)),
+                title,
+            )
+            sort_keys[key] = (name.lower().replace("{", "").replace("}", ""), year, title)
     return entries, sort_keys
 
 
@@ -227,13 +297,20 @@ def _natbib_mode(source: str, packages: dict[str, set[str]], bib: Bibliography) 
         opts = packages["natbib"]
         mode = not opts & {"numbers", "super"}
         bib.compress = bool(opts & {"compress", "sort&compress"})
+        bib.superscript = "super" in opts
+        if bib.superscript:
+            bib.list_sep = ","
     for style in _SETCITESTYLE.findall(source):
         if _options(style) & {"numbers", "super"}:
             mode = False
+            bib.superscript = "super" in _options(style)
         elif "authoryear" in _options(style):
             mode = True
     if "cite" in packages:
         bib.compress = True
+        bib.superscript = bool(packages["cite"] & {"super", "superscript"})
+        bib.list_sep = ","
+        bib.undefined_first = True
     return mode
 
 
@@ -265,8 +342,13 @@ def _citation_order(source: str) -> list[str]:
     return cited
 
 
-def read_bibliography(source: str, main_file: Path | None) -> Bibliography:
-    """The citation style and markers of a document (``source`` with inputs spliced)."""
+def read_bibliography(source: str, main_file: Path | None, *, bibtex: bool = False) -> Bibliography:
+    """The citation style and markers of a document (``source`` with inputs spliced).
+
+    ``bibtex``: the build ran BibTeX on the ``.bib`` files ``\\bibliography``
+    names (see the module notes); otherwise only ``\\bibitem`` entries, in the
+    source or the ``.bbl`` beside ``main_file``, define keys.
+    """
     bib = Bibliography()
     packages = {
         name.strip(): _options(opts)
@@ -282,9 +364,11 @@ def read_bibliography(source: str, main_file: Path | None) -> Bibliography:
         bbl = main_file.with_suffix(".bbl")
         if not items and bbl.is_file():
             items = _BIBITEM.findall(bbl.read_text(encoding="utf-8", errors="replace"))
-        bib_paths = _bib_files(source, main_file)
+        if bibtex and not items:
+            bib_paths = _bib_files(source, main_file)
     bib_entries, sort_keys = _bib_entries(bib_paths) if bib_paths else ({}, {})
     biblatex = packages.get("biblatex")
+    bib.biblatex = biblatex is not None
     if biblatex is not None:
         bib.author_year = any(
             re.fullmatch(r"(?:cite)?style=(?:authoryear|apa|chicago|ext-authoryear)\S*", o)
@@ -304,7 +388,9 @@ def read_bibliography(source: str, main_file: Path | None) -> Bibliography:
     if "*" in cited:
         # \nocite{*}: every entry of the .bib is listed
         cited = [k for k in cited if k != "*"] + [k for k in sort_keys if k not in cited]
-    if bst and _SORTED_BST.search(bst) and all(k in sort_keys for k in cited):
+    # BibTeX lists only the cited keys its .bib files hold; the others stay undefined
+    cited = [k for k in cited if k in sort_keys]
+    if bst and _SORTED_BST.search(bst):
         cited.sort(key=lambda k: sort_keys[k])
     bib.numbers = {key: k + 1 for k, key in enumerate(cited)}
     return bib

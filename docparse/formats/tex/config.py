@@ -21,6 +21,11 @@ class TexConfig(ParserConfig):
     ``max_input_depth``: nesting limit of ``\\input`` files.
     ``max_macro_depth``: nesting limit of user macro expansion (guards
     recursive definitions); ``max_macro_expansions`` bounds their total count.
+    ``bibtex``: the PDF the twin stands for was built with BibTeX run on the
+    ``.bib`` files ``\\bibliography`` names (``latexmk``); citation markers then
+    come from them. By default only ``\\bibitem`` entries (in the source or the
+    ``.bbl`` beside it) define a key, as for ``pdflatex`` alone or arXiv, and a key
+    without one prints LaTeX's ``?``.
     """
 
     on_unsafe_input: Literal["skip", "raise"] = "skip"
@@ -29,3 +34,4 @@ class TexConfig(ParserConfig):
     max_input_depth: int = 16
     max_macro_depth: int = 32
     max_macro_expansions: int = 50_000
+    bibtex: bool = False

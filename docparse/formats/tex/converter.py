@@ -25,7 +25,7 @@ from docparse.formats.tex.nodes import (
     _strip_comments,
     _strip_math_delims,
 )
-from docparse.formats.tex.numbering import number_labels
+from docparse.formats.tex.numbering import blank_verbatim, number_labels
 from docparse.formats.tex.tables import _TableParser
 from docparse.formats.tex.vocabulary import (
     _ABSTRACT_ENVS,
@@ -307,9 +307,9 @@ class Converter(MacrosMixin, ExpansionMixin, InputsMixin, ConverterBase):
 
     def number_references(self, text: str) -> None:
         """Number every ``\\label`` and citation of the document (``text`` and its inputs)."""
-        flat = self.flat_source(text)
+        flat = blank_verbatim(self.flat_source(text))
         self.ref_labels, self.autonames, self.crefnames = number_labels(flat)
-        self.bibliography = read_bibliography(flat, self.root_file)
+        self.bibliography = read_bibliography(flat, self.root_file, bibtex=self.config.bibtex)
 
     def run(self, nodes: list[lw.LatexNode], *, fragment: bool) -> list[UnitDraft]:
         if not self.prescanned:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = ["UNKNOWN_REF", "LabelTarget", "number_labels", "render_named_ref", "render_ref"]
 
@@ -90,6 +90,7 @@ _TOKEN = re.compile(
     r"|\\(?P<appendix>appendix)\b(?!\w)"
     r"|\\(?P<setc>setcounter|addtocounter)\s*\{(?P<cname>\w+)\}\s*\{\s*(?P<cval>-?\d+)\s*\}"
     r"|\\(?P<step>refstepcounter|stepcounter)\s*\{(?P<sname>\w+)\}"
+    r"|\\(?P<subfloat>subfigure|subtable|subfloat)(?![a-zA-Z])(?=\s*[\[{])"
 )
 _NEWTHEOREM = re.compile(
     r"\\newtheorem(?P<star>\*?)\s*\{(?P<env>[^{}]+)\}\s*(?:\[(?P<shared>\w+)\])?\s*\{(?P<name>[^{}]*)\}\s*(?:\[(?P<within>\w+)\])?"
@@ -105,12 +106,52 @@ _AUTONAME = re.compile(
 _CREFNAME = re.compile(r"\\(crefname|Crefname)\s*\{(\w+)\}\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
 
+def blank_verbatim(source: str) -> str:
+    """``source`` with verbatim text and comments blanked (same length): what LaTeX
+    does not execute, such as ``\\verb|\\cite{ref}|``, neither numbers nor cites."""
+    for pattern in (_VERBATIM, _VERB, _COMMENT):
+        source = pattern.sub(lambda m: " " * len(m.group()), source)
+    return source
+
+
+#: Theorem-like environments a class defines itself, as its ``\\newtheorem`` lines
+#: (a document's own ``\\newtheorem`` of the same name comes later and wins).
+_CLASS_THEOREMS = {
+    "jmlr": r"""\newtheorem{theorem}{Theorem}\newtheorem{example}{Example}
+        \newtheorem{lemma}[theorem]{Lemma}\newtheorem{proposition}[theorem]{Proposition}
+        \newtheorem{remark}[theorem]{Remark}\newtheorem{corollary}[theorem]{Corollary}
+        \newtheorem{definition}[theorem]{Definition}\newtheorem{conjecture}[theorem]{Conjecture}
+        \newtheorem{axiom}[theorem]{Axiom}""",
+    "acmart": r"""\newtheorem{theorem}{Theorem}[section]
+        \newtheorem{conjecture}[theorem]{Conjecture}\newtheorem{proposition}[theorem]{Proposition}
+        \newtheorem{lemma}[theorem]{Lemma}\newtheorem{corollary}[theorem]{Corollary}
+        \newtheorem{example}[theorem]{Example}\newtheorem{definition}[theorem]{Definition}""",
+}
+#: Floats whose ``\\caption`` steps a counter, and the counter (algorithm2e's
+#: ``algorithm2e`` environment numbers with the algorithm floats).
+_CAPTIONED = {
+    "figure": "figure",
+    "table": "table",
+    "wrapfigure": "figure",
+    "wraptable": "table",
+    "sidewaysfigure": "figure",
+    "sidewaystable": "table",
+    "subfigure": "subfigure",
+    "subtable": "subtable",
+    "deluxetable": "table",
+    "splitdeluxetable": "table",
+    "algorithm": "algorithm",
+    "algorithm2e": "algorithm",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class LabelTarget:
     """What a ``\\label`` names: the printed number and the counter kind."""
 
     number: str
     kind: str  # section, chapter, figure, table, equation, item, theorem name ...
+    title: str = ""  # what \\nameref prints: the LaTeX of the heading or caption
 
 
 @dataclass(slots=True)
@@ -122,6 +163,7 @@ class _Frame:
     row_tag: str | None = None
     row_nonumber: bool = False
     inner: int = 0
+    captioned: bool = False  # a float whose \caption has stepped its counter
 
 
 #: Classes with roman section numbers, and the parent printed before a sub-number.
@@ -178,6 +220,12 @@ def _group(text: str, start: int) -> tuple[str, int]:
             if depth == 0:
                 return text[start + 1 : i], i + 1
     return "", start + 1
+
+
+def _title_at(source: str, pos: int) -> str:
+    """The mandatory argument after ``pos`` (past a ``*`` and an optional ``[..]``)."""
+    m = re.compile(r"\*?\s*(?:\[[^\]]*\]\s*)?(?:\{\w+\}\s*)?(?=\{)").match(source, pos)
+    return _group(source, m.end())[0].strip() if m else ""
 
 
 class _Numberer:
@@ -239,6 +287,7 @@ class _Numberer:
         self.frames: list[_Frame] = []
         self.secnumdepth = 3 if not chaptered else 2
         self.in_appendix = False
+        self.name = ""  # hyperref's \\@currentlabelname: the last heading or caption
 
     # -- counters ------------------------------------------------------
     def value(self, name: str) -> str:
@@ -283,7 +332,8 @@ class _Numberer:
 
     # -- preamble ------------------------------------------------------
     def preamble(self, source: str) -> None:
-        for m in _NEWTHEOREM.finditer(source):
+        own = next((t for c, t in _CLASS_THEOREMS.items() if self.cls.startswith(c)), "")
+        for m in itertools.chain(_NEWTHEOREM.finditer(own), _NEWTHEOREM.finditer(source)):
             env, name = m.group("env").strip(), m.group("name").strip()
             if m.group("star"):
                 self.theorems[env] = ("", name)
@@ -315,9 +365,7 @@ class _Numberer:
 
     # -- the walk ------------------------------------------------------
     def run(self, source: str) -> dict[str, LabelTarget]:
-        source = _VERBATIM.sub(lambda m: " " * len(m.group()), source)
-        source = _VERB.sub(lambda m: " " * len(m.group()), source)
-        source = _COMMENT.sub(lambda m: " " * len(m.group()), source)
+        source = blank_verbatim(source)
         self.preamble(source)
         for m in _THE.finditer(source):
             self.redefine_the(source, m.start())
@@ -331,6 +379,7 @@ class _Numberer:
     def token(self, m: re.Match[str], source: str) -> None:  # noqa: C901
         if m.group("sec"):
             name = m.group("sec")
+            self.name = _title_at(source, m.end())
             if m.group("star") or _SECNUMDEPTH[name] > self.secnumdepth:
                 return
             kind = "appendix" if self.in_appendix and name == self.top else name
@@ -341,35 +390,18 @@ class _Numberer:
         elif m.group("end"):
             self.end(m.group("end").strip(), m.start(), source)
         elif m.group("caption"):
-            env = next(
-                (
-                    f.env
-                    for f in reversed(self.frames)
-                    if f.env.rstrip("*")
-                    in (
-                        "figure",
-                        "table",
-                        "wrapfigure",
-                        "wraptable",
-                        "sidewaysfigure",
-                        "sidewaystable",
-                        "subfigure",
-                        "subtable",
-                        "deluxetable",
-                        "splitdeluxetable",
-                        "algorithm",
-                    )
-                ),
-                None,
-            )
+            frame = self.float_frame()
+            env = frame.env if frame is not None else None
             if m.group("caption") == "captionof":
                 rest = source[m.end() : m.end() + 40]
                 k = re.match(r"\s*\{(\w+)\}", rest)
                 env = k.group(1) if k else env
-            if env is None:
+            if env is None or env.rstrip("*") not in _CAPTIONED:
                 return
-            base = env.rstrip("*").replace("wrap", "").replace("sideways", "")
-            base = "table" if base.endswith("deluxetable") else base
+            base = _CAPTIONED[env.rstrip("*")]
+            self.name = _title_at(source, m.end())
+            if frame is not None and base in ("figure", "table"):
+                frame.captioned = True
             if self.tablenum is not None:
                 # AASTeX \tablenum{N}: the table prints N, the counter stays
                 self.current = LabelTarget(self.tablenum, "table")
@@ -385,6 +417,8 @@ class _Numberer:
             if self.float_label and self.current is not None:
                 self.labels.setdefault(self.float_label, self.current)
             self.float_label = None
+        elif m.group("subfloat"):
+            self.sub_float(m.group("subfloat"))
         elif m.group("floatlabel") is not None:
             # jmlr \floatconts{label}{\caption{..}}{..}: the label names the caption
             self.float_label = m.group("floatlabel").strip()
@@ -398,7 +432,8 @@ class _Numberer:
             else:
                 # before any numbered counter LaTeX's \@currentlabel is empty:
                 # the label exists and prints nothing
-                self.labels.setdefault(key, self.current or LabelTarget("", ""))
+                target = self.current or LabelTarget("", "")
+                self.labels.setdefault(key, replace(target, title=self.name))
         elif m.group("item"):
             depth = sum(f.env == "enumerate" for f in self.frames)
             if 1 <= depth <= 4 and self.frames and self.frames[-1].env == "enumerate":
@@ -434,6 +469,23 @@ class _Numberer:
                 self.refstep(name)
             else:
                 self.step(name)
+
+    def float_frame(self) -> _Frame | None:
+        return next((f for f in reversed(self.frames) if f.env.rstrip("*") in _CAPTIONED), None)
+
+    def sub_float(self, command: str) -> None:
+        """``\\subfigure[..]{..}``/``\\subfloat`` (subfigure and subfig packages, jmlr):
+        its label prints the float's number and the letter, ``3(a)`` (``3a`` for subfig)."""
+        frame = self.float_frame()
+        parent = "table" if command == "subtable" or (frame and "table" in frame.env) else "figure"
+        sub = "sub" + parent
+        self.step(sub)
+        # before the float's own \caption its counter is not stepped yet
+        number = self.counters.get(parent, 0) + (0 if frame and frame.captioned else 1)
+        letter = _alph(self.counters[sub])
+        # the subfigure package (and jmlr) print 3(a); subfig's \\subfloat prints 3a
+        letter = letter if command == "subfloat" else f"({letter})"
+        self.current = LabelTarget(f"{number}{letter}", parent)
 
     def math_frame(self) -> _Frame | None:
         for f in reversed(self.frames):
@@ -630,3 +682,13 @@ def render_named_ref(name: str, targets: Sequence[LabelTarget | None]) -> str:
     if len(nums) > 1:
         word = word[:-2] + "ices" if word.endswith("ix") else word + "s"
     return f"{word} {_listing(nums)}" if nums else ""
+
+
+def render_sub_ref(targets: Sequence[LabelTarget | None]) -> str:
+    """What ``\\subfigref{keys}`` prints: the letters of sub-floats, ``(a) and (b)``."""
+    nums = []
+    for t in targets:
+        m = re.search(r"\(([a-z]+)\)$|(?<=\d)([a-z]+)$", t.number) if t is not None else None
+        letter = m and (m.group(1) or m.group(2))
+        nums.append(f"({letter})" if letter else t.number if t is not None else UNKNOWN_REF)
+    return _listing(nums) if nums else ""

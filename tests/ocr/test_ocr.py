@@ -259,9 +259,6 @@ def test_rasterize_writes_image_only_pages(tmp_path: Path) -> None:
         assert doc[0].rect == pymupdf.open(src)[0].rect
 
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ocr"
-
-
 def _needs(engine: str) -> None:
     import importlib.util
     import shutil
@@ -282,14 +279,15 @@ def _needs(engine: str) -> None:
     ],
 )
 def test_scan_reads_like_its_text_layer(
-    scan: str, engine: str, min_recall: float, rotation: int
+    scan: str, engine: str, min_recall: float, rotation: int, fixtures_dir: Path
 ) -> None:
     from align.project import project
 
     _needs(engine)
-    gold = docparse.parse(FIXTURES / "pmlr-intro-text.pdf", config={"ocr": "off"})
+    ocr_dir = fixtures_dir / "ocr"
+    gold = docparse.parse(ocr_dir / "pmlr-intro-text.pdf", config={"ocr": "off"})
     with ocr_records() as records:
-        doc = docparse.parse(FIXTURES / scan, config={"ocr_engine": engine})
+        doc = docparse.parse(ocr_dir / scan, config={"ocr_engine": engine})
     assert [r.rotation for r in records] == [rotation]
     proj = project(gold, doc)
     assert proj.word_recall() >= min_recall, [u.text for u in doc.units]
@@ -298,7 +296,7 @@ def test_scan_reads_like_its_text_layer(
         assert [u.kind for u in doc.units] == [u.kind for u in gold.units]
     assert all(p.source == "ocr" and p.confidence for u in doc.units for p in u.provenance)
     # Boxes are on the displayed page, inside it.
-    with pymupdf.open(FIXTURES / scan) as pdf:
+    with pymupdf.open(ocr_dir / scan) as pdf:
         width = pdf[0].rect.width
     assert all(0 <= u.bbox.x0 < u.bbox.x1 <= width + 1 for u in doc.units if u.bbox)
 
