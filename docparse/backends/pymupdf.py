@@ -467,11 +467,10 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
     boxes = [list(r.cells) for r in t.rows]
     bucket: dict[tuple[int, int], list[Any]] = {}
     drawn = [c for row in boxes for c in row if c is not None]
-    if not drawn:
-        return [[None] * len(row) for row in boxes]
     # Only words whose centre lies in the cells' union can fall in a cell.
-    left, top = min(c[0] for c in drawn), min(c[1] for c in drawn)
-    right, bottom = max(c[2] for c in drawn), max(c[3] for c in drawn)
+    left, top = min((c[0] for c in drawn), default=0.0), min((c[1] for c in drawn), default=0.0)
+    right = max((c[2] for c in drawn), default=-1.0)
+    bottom = max((c[3] for c in drawn), default=-1.0)
     for w in words:
         cx = (w[0] + w[2]) / 2
         cy = (w[1] + w[3]) / 2
