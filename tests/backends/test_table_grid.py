@@ -111,6 +111,16 @@ def test_nil_marks_do_not_keep_split_value_columns_apart() -> None:
     ]
 
 
+def test_a_percent_column_header_stays_a_header_cell() -> None:
+    # us-027: "Age | Enrollment | %" heads a column of percentages.
+    grid = [["Age", "Enrollment", "%"], ["14-17", "231,000", "1.3"], ["Gross margin", "45", "%"]]
+    assert merge_symbol_cells(grid) == [
+        ["Age", "Enrollment", "%"],
+        ["14-17", "231,000", "1.3"],
+        ["Gross margin", "45%", ""],
+    ]
+
+
 def _x(w: tuple[float, float, str]) -> tuple[float, float, float]:
     return w[0], w[1], 8.0
 
