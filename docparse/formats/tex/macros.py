@@ -22,6 +22,7 @@ from docparse.formats.tex.nodes import (
 )
 from docparse.formats.tex.numbering import (
     UNKNOWN_REF,
+    _alph,
     render_named_ref,
     render_ref,
     render_sub_ref,
@@ -362,6 +363,10 @@ class MacrosMixin(ConverterBase):
         opt = _optional(node)
         if opt and opt[0] is not None:
             text, annotations = self._render_with_annotations([opt[0]])
+            if text and self.float_stack:
+                # the sub-caption prints its letter first: (a) Left panel
+                done = sum(c.raw.startswith("\\sub") for c in self.float_stack[-1].captions)
+                text = f"({_alph(done + 1)}) {text}"
             if text:
                 draft = UnitDraft(
                     kind="caption",

@@ -475,14 +475,17 @@ class _Numberer:
 
     def sub_float(self, command: str) -> None:
         """``\\subfigure[..]{..}``/``\\subfloat`` (subfigure and subfig packages, jmlr):
-        its label prints the float's number and the letter, ``3(a)``."""
+        its label prints the float's number and the letter, ``3(a)`` (``3a`` for subfig)."""
         frame = self.float_frame()
         parent = "table" if command == "subtable" or (frame and "table" in frame.env) else "figure"
         sub = "sub" + parent
         self.step(sub)
         # before the float's own \caption its counter is not stepped yet
         number = self.counters.get(parent, 0) + (0 if frame and frame.captioned else 1)
-        self.current = LabelTarget(f"{number}({_alph(self.counters[sub])})", parent)
+        letter = _alph(self.counters[sub])
+        # the subfigure package (and jmlr) print 3(a); subfig's \\subfloat prints 3a
+        letter = letter if command == "subfloat" else f"({letter})"
+        self.current = LabelTarget(f"{number}{letter}", parent)
 
     def math_frame(self) -> _Frame | None:
         for f in reversed(self.frames):
@@ -685,6 +688,7 @@ def render_sub_ref(targets: Sequence[LabelTarget | None]) -> str:
     """What ``\\subfigref{keys}`` prints: the letters of sub-floats, ``(a) and (b)``."""
     nums = []
     for t in targets:
-        m = re.search(r"\([a-z]+\)$", t.number) if t is not None else None
-        nums.append(m.group() if m else t.number if t is not None else UNKNOWN_REF)
+        m = re.search(r"\(([a-z]+)\)$|(?<=\d)([a-z]+)$", t.number) if t is not None else None
+        letter = m and (m.group(1) or m.group(2))
+        nums.append(f"({letter})" if letter else t.number if t is not None else UNKNOWN_REF)
     return _listing(nums) if nums else ""
