@@ -28,7 +28,6 @@ import functools
 import math
 import re
 import time
-import unicodedata
 import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -81,12 +80,13 @@ SIZE_TOLERANCE = 0.2
 BOLD_INK = 1.3
 
 
-def _unmapped(ch: str) -> bool:
-    """A glyph with no Unicode meaning: the replacement character, private use, controls."""
-    if ch == "\ufffd":
-        return True
-    cat = unicodedata.category(ch)
-    return cat in ("Co", "Cs") or (cat == "Cc" and not ch.isspace())
+#: Glyphs with no Unicode meaning, as one character class: U+FFFD, private use
+#: (Co), surrogates (Cs) and the control characters (Cc) that are not white space.
+#: A regex scan of a page's text is what lets :func:`needs_ocr` run on every page.
+_UNMAPPED_CHARS = re.compile(
+    "[\ufffd\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd\ud800-\udfff"
+    "\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]"
+)
 
 
 def unmapped_glyphs(page: PageContent) -> tuple[int, int]:
@@ -96,12 +96,12 @@ def unmapped_glyphs(page: PageContent) -> tuple[int, int]:
     ``unmapped_glyphs`` count) to those still in the text that map to nothing:
     backends that clean their text report the first, others leave the second.
     """
-    chars = [c for b in page.blocks for ln in b.lines for s in ln.spans for c in s.text]
-    chars += [c for t in page.tables for r in t.rows for cell in r for c in cell]
-    n = sum(1 for c in chars if not c.isspace())
+    text = "".join(s.text for b in page.blocks for ln in b.lines for s in ln.spans)
+    text += "".join(cell for t in page.tables for r in t.rows for cell in r)
+    n = len("".join(text.split()))
     counted = getattr(page, "unmapped_glyphs", 0)
     dropped = counted if isinstance(counted, int) else 0
-    return dropped + sum(1 for c in chars if _unmapped(c)), n + dropped
+    return dropped + len(_UNMAPPED_CHARS.findall(text)), n + dropped
 
 
 def needs_ocr(page: PageContent, mode: OcrMode) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import unicodedata
 from pathlib import Path
 
 import pymupdf
@@ -20,7 +21,7 @@ from docparse.errors import ConfigError, MissingDependencyError
 from docparse.model import BBox, Document, Provenance
 from docparse.ocr import engine as engine_mod
 from docparse.ocr.engine import OcrEngine, OcrLine, OcrWord
-from docparse.ocr.pages import needs_ocr, ocr_records, page_content, skew
+from docparse.ocr.pages import needs_ocr, ocr_records, page_content, skew, unmapped_glyphs
 from docparse.ocr.rapidocr import MAX_PIECE_RATIO, cut_points, split_words
 from docparse.ocr.scan import ScanStyle, rasterize
 from docparse.ocr.tesseract import parse_tsv
@@ -44,6 +45,19 @@ def test_needs_ocr_by_mode_and_text_layer() -> None:
     assert not needs_ocr(text, "auto")
     assert needs_ocr(text, "force")
     assert not needs_ocr(empty, "off")
+
+
+def test_unmapped_glyphs_are_the_meaningless_code_points() -> None:
+    """The regex count agrees with the Unicode categories on every code point."""
+
+    def meaningless(ch: str) -> bool:
+        cat = unicodedata.category(ch)
+        return ch == "\ufffd" or cat in ("Co", "Cs") or (cat == "Cc" and not ch.isspace())
+
+    chars = [chr(c) for c in range(0x110000)]
+    expected = sum(map(meaningless, chars)), sum(not c.isspace() for c in chars)
+    assert unmapped_glyphs(_page("".join(chars))) == expected
+    assert unmapped_glyphs(_page("ab \ufffd\x07\t\ue000 c")) == (3, 6)
 
 
 def test_ocr_options_are_validated() -> None:
