@@ -6,8 +6,10 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
 
 * ``furn``: furniture units, and ``lost``: distinct furniture texts (of at
   least two comparison words, as :func:`align.project.comparison_words` makes
-  them) that the twin holds in a table or a paragraph more often than the
-  parse's content units do, so a furniture unit took content. Lone page
+  them) that are a whole table row or cell, paragraph or paragraph line of the
+  twin more often than the parse's content units hold them anywhere, so a
+  furniture unit took content. A twin's running text that merely mentions a
+  running head ("see Chapter 4 Simple Example") does not count. Lone page
   numbers are too short to be judged this way and are left out.
 * ``leaks``: running headers, banners and page numbers that stayed in
   content units (:func:`benchmarks.pdf_coverage.leaks`, against pdftotext).
@@ -96,34 +98,43 @@ def _count(hay: str, phrase: str) -> int:
     return hay.count(f" {phrase} ")
 
 
+#: Twin unit kinds that hold running text.
+_TEXT_KINDS = ("paragraph", "list_item", "abstract", "code", "quote", "footnote")
+
+
 def twin_texts(pair: Pair, twin: Document | None) -> list[str]:
-    """The twin's table and paragraph texts (table rows one text each)."""
-    if twin is None:
-        return [" ".join(r) for t in read_gold_tables(pair.pdf.parent) for r in t.rows]
-    out = []
-    for u in twin.units:
-        if u.table is not None:
-            out.extend(" ".join(r) for r in u.table.rows)
-        elif u.kind in ("paragraph", "list_item"):
-            out.append(u.text)
+    """The twin's table and paragraph pieces: each table row and cell, each
+    paragraph and each of its source lines (a line of a code block)."""
+    tables = (
+        [t.rows for t in read_gold_tables(pair.pdf.parent)]
+        if twin is None
+        else [u.table.rows for u in twin.units if u.table is not None]
+    )
+    out = [piece for rows in tables for r in rows for piece in (" ".join(r), *r)]
+    if twin is not None:
+        for u in twin.units:
+            if u.kind in _TEXT_KINDS:
+                lines = u.raw.splitlines()
+                out.extend(lines if len(lines) > 1 else [u.text])
     return out
 
 
 def lost_to_furniture(doc: Document, twin_text: list[str]) -> list[tuple[str, int, int]]:
-    """(furniture text, twin count, parse content count) where the twin holds it more often."""
+    """(furniture text, twin count, parse count) for furniture whose whole text
+    is a twin piece (:func:`twin_texts`) more often than the parse's content
+    units and table rows hold it anywhere: text a furniture unit took from content."""
     furniture = {_phrase(u.text): u.text for u in doc.units if u.kind == "furniture"}
-    twin_hay = _haystack(twin_text)
+    pieces = Counter(_phrase(t) for t in twin_text)
     ours = [u.text for u in doc.content_units()]
     ours += [" ".join(r) for u in doc.units if u.table is not None for r in u.table.rows]
     our_hay = _haystack(ours)
     out = []
     for phrase, text in furniture.items():
-        if len(phrase.split()) < 2:
+        if len(phrase.split()) < 2 or not pieces[phrase]:
             continue
-        want = _count(twin_hay, phrase)
         have = _count(our_hay, phrase)
-        if want > have:
-            out.append((" ".join(text.split()), want, have))
+        if pieces[phrase] > have:
+            out.append((" ".join(text.split()), pieces[phrase], have))
     return out
 
 

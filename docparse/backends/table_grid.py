@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from docparse.backends.table_candidates import Box4, Word, is_number
-from docparse.backends.table_headers import NIL_CELL
+from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
 
 
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
@@ -159,7 +159,7 @@ def attach_symbols(row: Sequence[Word]) -> list[Word]:
     for w in row:
         text = w[4]
         if pending is not None:
-            if text[:1].isdigit() or text[:1] in "(.-\u2014\u2013":
+            if text[:1] in _VALUE_START:
                 w = (
                     pending[0],
                     min(pending[1], w[1]),
@@ -188,6 +188,8 @@ def attach_symbols(row: Sequence[Word]) -> list[Word]:
 
 
 _SYMBOL = re.compile(r"^[$€£¥(]+$")
+#: What a value can start with after its sign: "$1,234", "$(5)", "$.5", "$—".
+_VALUE_START = frozenset("0123456789(.-\u2014\u2013")
 _CLOSER = re.compile(r"^[)%]+$")
 _LOOSE_VALUE = re.compile(r"^([$€£¥(]+)\s+(?=[\d.(])|(?<=[\d.])\s+([)%]+)$")
 
@@ -204,14 +206,16 @@ def merge_symbol_cells(grid: list[list[str]]) -> list[list[str]]:
     for row in out:
         for i, cell in enumerate(row):
             text = cell.strip()
+            # Only signs beside a value: "%" heading a column of percentages
+            # stays a header cell.
             if _SYMBOL.match(text):
                 j = next((k for k in range(i + 1, len(row)) if row[k].strip()), None)
-                if j is not None and not _SYMBOL.match(row[j].strip()):
+                if j is not None and row[j].strip()[:1] in _VALUE_START:
                     row[j] = text + row[j].strip()
                     row[i] = ""
             elif _CLOSER.match(text):
                 j = next((k for k in range(i - 1, -1, -1) if row[k].strip()), None)
-                if j is not None:
+                if j is not None and (row[j].strip()[-1:].isdigit() or is_number(row[j].strip())):
                     row[j] = row[j].strip() + text
                     row[i] = ""
     width = max((len(r) for r in out), default=0)
@@ -309,6 +313,7 @@ def word_grid(
                 col += 1
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
+    grid = _join_wrapped_header_lines(grid, rows)
     box = (
         min(w[0] for w in inside),
         min(w[1] for w in inside),
@@ -316,3 +321,35 @@ def word_grid(
         max(w[3] for w in inside),
     )
     return box, merge_symbol_cells(grid)
+
+
+def _join_wrapped_header_lines(
+    grid: list[list[str]], rows: Sequence[Sequence[Word]]
+) -> list[list[str]]:
+    """Header lines of one wrapped header row joined, cell by cell.
+
+    A column header wrapped inside its cell ("Estimated" / "Fair Value" /
+    "Gain (Loss)") is set with the text's line spacing, while separate rows
+    ("Year Ended" above the dates, the body rows) have the cells' padding
+    between them. Above the first row holding a value, a line closer to the
+    one above than 0.8 times the body rows' median spacing (top to top)
+    continues that line's row. ``rows`` are the grid's rows of words.
+    """
+    first = next(
+        (i for i, r in enumerate(rows) if any(is_number(w[4]) and w[4][-1] != "," for w in r)),
+        len(rows),
+    )
+    tops = [min(w[1] for w in r) for r in rows]
+    pitches = sorted(b - a for a, b in zip(tops[first:], tops[first + 1 :], strict=False))
+    if first == 0 or len(pitches) < 2:
+        return grid
+    tight = 0.8 * pitches[len(pitches) // 2]
+    out: list[list[str]] = [grid[0]]
+    for i in range(1, len(grid)):
+        # A units line and a label-column line (a section label) are rows of their own.
+        own = grid[i][0].strip() or any(UNITS_LINE.match(c.strip()) for c in grid[i] + out[-1])
+        if i < first and tops[i] - tops[i - 1] < tight and not own:
+            out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
+        else:
+            out.append(grid[i])
+    return out

@@ -590,6 +590,7 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
         ]
         top = header_top(over, box[1] + 1, max(pitch, 6.0))
         heads = [ln for ln in over if ln[0][1] >= top - 1 and ln[0][3] <= box[1] + 1]
+        top, heads = _without_title(heads, box, top)
         # Column headers stand side by side over the columns; a lone title line
         # above a table is not one, a lone units line ("(In millions)") is.
         side_by_side = any(
@@ -608,6 +609,28 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
         else:
             out.append((box, rows))
     return out
+
+
+def _without_title(heads: Sequence[TextLine], box: Box, top: float) -> tuple[float, list[TextLine]]:
+    """Header lines above a table without the title lines at their top.
+
+    A statement's title ("Consolidated Statements of Operations") stands
+    alone in its line above the column headers, centred over the table or
+    flush with its left edge; a spanning column header ("Year Ended") stands
+    over the value columns only. Lone lines of the first kind are taken off
+    the top (a units line never is); returns the new top and the lines left.
+    """
+    kept = sorted(heads, key=lambda ln: ln[0][1])
+    width = box[2] - box[0]
+    while kept:
+        (x0, y0, x1, y1), text = kept[0][0][:4], kept[0][1]
+        alone = not any(abs((b[1] + b[3]) - (y0 + y1)) < 4 for b, _ in kept[1:])
+        centred = abs((x0 + x1) / 2 - (box[0] + box[2]) / 2) < 0.05 * width
+        flush = abs(x0 - box[0]) < 3 and x1 - x0 < 0.6 * width
+        if not alone or not (centred or flush) or UNITS_LINE.match(text.strip()):
+            break
+        kept.pop(0)
+    return (min(ln[0][1] for ln in kept) if kept else top), kept
 
 
 def _filled(rows: Iterable[Sequence[str]]) -> int:

@@ -167,7 +167,7 @@ class RapidOcrEngine(OcrEngine):
             return found
         import cv2
 
-        small = image
+        small: Any = image
         if factor < 1.0:
             small = cv2.resize(
                 image, (round(w * factor), round(h * factor)), interpolation=cv2.INTER_AREA

@@ -111,6 +111,16 @@ def test_nil_marks_do_not_keep_split_value_columns_apart() -> None:
     ]
 
 
+def test_a_percent_column_header_stays_a_header_cell() -> None:
+    # us-027: "Age | Enrollment | %" heads a column of percentages.
+    grid = [["Age", "Enrollment", "%"], ["14-17", "231,000", "1.3"], ["Gross margin", "45", "%"]]
+    assert merge_symbol_cells(grid) == [
+        ["Age", "Enrollment", "%"],
+        ["14-17", "231,000", "1.3"],
+        ["Gross margin", "45%", ""],
+    ]
+
+
 def _x(w: tuple[float, float, str]) -> tuple[float, float, float]:
     return w[0], w[1], 8.0
 
@@ -165,3 +175,42 @@ def test_a_units_line_stays_a_header_row_of_its_own() -> None:
     wrapped = [["Net cash provided by", "1", "2"], ["(used in)", "", ""]]
     assert merge_continuation_rows(wrapped)[0][0] == "Net cash provided by (used in)"
     assert UNITS_LINE.match("($ in millions)") and not UNITS_LINE.match("(used in)")
+
+
+def _words(spec: list[tuple[float, float, str]], height: float = 8.9) -> list[Word]:
+    return [(x, top, x + 6.0 * len(t), top + height, t) for x, top, t in spec]
+
+
+def test_a_header_wrapped_in_its_cell_is_one_row_and_a_units_line_its_own() -> None:
+    # AMD 10-K p81 geometry: wrapped header lines 7.5 pt apart, rows 12.5 pt apart.
+    words = _words(
+        [
+            (276, 559.0, "Average"),
+            (337, 559.0, "Estimated"),
+            (213, 566.5, "Notional"),
+            (275, 566.5, "Contract"),
+            (337, 566.5, "Fair"),
+            (213, 574.0, "Amount"),
+            (285, 574.0, "Rate"),
+            (337, 574.0, "Value"),
+            (300, 586.5, "(In millions)"),
+            (35, 599.0, "Chinese"),
+            (220, 599.0, "$599"),
+            (280, 599.0, "6.7848"),
+            (340, 599.0, "$(3)"),
+            (35, 611.5, "Canadian"),
+            (220, 611.5, "607"),
+            (280, 611.5, "1.3137"),
+            (340, 611.5, "(16)"),
+            (35, 624.0, "Euro"),
+            (220, 624.0, "200"),
+            (280, 624.0, "1.1000"),
+            (340, 624.0, "(2)"),
+        ]
+    )
+    found = word_grid(words, (30, 550, 420, 640))
+    assert found is not None
+    rows = found[1]
+    assert rows[0] == ["", "Notional Amount", "Average Contract Rate", "Estimated Fair Value"]
+    assert [c for c in rows[1] if c] == ["(In millions)"]
+    assert rows[2] == ["Chinese", "$599", "6.7848", "$(3)"]
