@@ -15,19 +15,16 @@ so that evidence given as markup becomes exactly what the twin parse holds.
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 from array import array
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from docparse.formats._math import tex_math_to_text
 from docparse.formats.htm import html_to_text
 from docparse.formats.tex import latex_to_text
-
-log = logging.getLogger(__name__)
 
 Markup = Literal["latex", "html"]
 
@@ -53,16 +50,17 @@ _CHAR_MAP: dict[int, str] = {
 }
 
 # Pieces that need more than a copy: whitespace runs, hyphens at line ends,
-# and runs of non-ASCII text (with the visible ASCII character before them,
-# so a combining mark composes with it or at least stays with it: "e\u0301",
-# "=\u0338", "0\u0301"). A hyphen followed by spaces inside a line
-# ("a- b") is text, not a broken word: joining it would make the output of
-# normalize() change again on a second pass ("a–\xa0evi-\ndence").
+# and runs of non-ASCII text with the ASCII character before them unless it is
+# whitespace, so that a combining mark composes with it or at least stays with
+# it ("e\u0301", "=\u0338", "0\u0301", even a control character "\x1b\u0300").
+# A hyphen followed by spaces inside a line ("a- b") is text, not a broken
+# word: joining it would make the output of normalize() change again on a
+# second pass ("a–\xa0evi-\ndence").
 _SPECIAL = re.compile(
     r"(?P<hyph>(?<=[^\W\d_])[-\u00ad\u2010\u2011][ \t]*(?:\r\n|\r|\n)\s*(?=[^\W\d_A-Z]))"
     r"|(?P<hyphkeep>(?<=[^\W_])-[ \t]*(?:\r\n|\r|\n)\s*(?=[A-Z0-9]))"
     r"|(?P<ws>\s+)"
-    r"|(?P<uni>[!-~]?[^\x00-\x7f]+)"
+    r"|(?P<uni>(?:(?!\s)[\x00-\x7f])?[^\x00-\x7f]+)"
 )
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PUNCT_TO_SPACE = str.maketrans(dict.fromkeys(_ASCII_PUNCT, " "))
@@ -204,23 +202,15 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$|\\\[(.+?)\\\]|\\\((.+?)\\\)", re
 _TEXISH = re.compile(r"[\\^_{}]|^\s*[A-Za-z][A-Za-z0-9]{0,2}\s*$")
 
 
-@lru_cache(maxsize=4096)
 def math_to_text(tex: str) -> str:
     """Unicode approximation of a LaTeX math fragment (``$\\beta^{-3}$`` -> ``β^-3``).
 
     A PDF shows rendered math; its text layer holds the glyphs, so evidence
-    and twin text compare with a PDF best in this form. Uses pylatexenc.
+    and twin text compare with a PDF best in this form. It is
+    :func:`docparse.formats._math.tex_math_to_text` keeping the source's
+    spaces, since a PDF's text layer often has a gap between math glyphs.
     """
-    from pylatexenc.latex2text import LatexNodes2Text
-    from pylatexenc.latexwalker import LatexWalkerError
-
-    try:
-        return str(LatexNodes2Text(math_mode="text").latex_to_text(tex))
-    except (LatexWalkerError, TypeError, IndexError, KeyError, AttributeError) as exc:
-        # pylatexenc's macro callbacks assume well-formed arguments (a bare
-        # "\input" raises TypeError); the source is then the closest text.
-        log.debug("math not converted (%s: %s): %r", type(exc).__name__, exc, tex[:80])
-        return tex
+    return tex_math_to_text(tex, strict_spaces=False)
 
 
 _HYPHEN_HINT = re.compile(r"[A-Za-z0-9]-[ \t]*[\r\n]")

@@ -1,14 +1,19 @@
 """OCR fidelity and cost on scans made from PDFs whose gold text is known.
 
     python -m benchmarks.ocr_scans [--corpus ../shared/corpus] [--pages N]
+        [--variant-pages N] [--paper NAME ...] [--jobs N]
         [--dpi 200] [--variants clean,skew,noise,jpeg] [--engine rapidocr]
-        [--chinese-pages 20] [--skip-research] [--auto-check] [-o out.json]
+        [--chinese-pages 20] [--skip-research] [--auto-check]
+        [--memory-pages 300] [-o out.json]
 
 Research pairs (``research/<id>/``: ``.tex`` twin and ``.pdf``): the first
 ``--pages`` pages of each PDF (all with ``--pages 0``) are rasterized into an
 image-only PDF (:func:`docparse.ocr.scan.rasterize`) in each variant: clean at
 ``--dpi``, ``skew`` (1.5 degrees), ``noise`` (Gaussian, sigma 12) and ``jpeg``
-(quality 40). Each scan is parsed with OCR (pymupdf backend) and scored
+(quality 40); the degraded variants on the first ``--variant-pages`` pages
+when given (they cost as much OCR as the clean scan). ``--paper`` picks
+papers; ``--jobs`` runs papers in parallel processes (CPU time is measured in
+each). Each scan is parsed with OCR (pymupdf backend) and scored
 against the twin with :func:`align.project.project`: word recall and unit
 recall at 0.9. When only some pages are scanned, the twin is cut to the units
 the same pages' text-layer parse finds (recall >= 0.5), so the figures
@@ -32,6 +37,7 @@ the end.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import resource
 import statistics
@@ -44,6 +50,7 @@ from typing import Any
 from align.project import project
 from docparse.api import parse
 from docparse.model import Document
+from docparse.ocr.engine import load_engine
 from docparse.ocr.pages import cpu_seconds, ocr_records
 from docparse.ocr.scan import ScanStyle, rasterize
 
@@ -80,62 +87,168 @@ def _timed(path: Path, config: dict[str, Any]) -> tuple[Document, float, list[An
     return doc, cpu_seconds() - start, list(records)
 
 
-def run_research(
-    corpus: Path, pages: int, dpi: int, variants: list[str], engine: str, tmp: Path
+def _variant_row(
+    gold: Document, doc: Document, secs: float, n: int, records: list[Any]
 ) -> dict[str, Any]:
-    results: dict[str, Any] = {}
-    print(f"{'paper':26} {'variant':8} {'pages':>5} {'WR':>6} {'UR@0.9':>6} {'s/page':>7}")
-    for name, tex, pdf in _pairs(corpus):
-        twin = parse(tex)
-        window = {"pages": (1, pages)} if pages else {}
-        text, text_secs, _ = _timed(pdf, {**window, "ocr": "off"})
-        n = text.n_pages if not pages else min(pages, text.n_pages or pages)
-        gold = _cut_twin(twin, text) if pages else twin
-        proj = project(gold, text)
-        row: dict[str, Any] = {
-            "text_layer": {
-                "word_recall": proj.word_recall(),
-                "unit_recall": proj.unit_recall(0.9),
-                "seconds_per_page": text_secs / n,
-            }
-        }
-        print(
-            f"{name[:26]:26} {'text':8} {n:5d} {proj.word_recall():6.3f} "
-            f"{proj.unit_recall(0.9):6.3f} {text_secs / n:7.2f}"
-        )
-        for variant in variants:
+    proj = project(gold, doc)
+    return {
+        "pages": n,
+        "word_recall": proj.word_recall(),
+        "unit_recall": proj.unit_recall(0.9),
+        "seconds_per_page": secs / n,
+        "ocr_pages": len(records),
+        "confidence": statistics.fmean(r.confidence for r in records) if records else 0,
+    }
+
+
+def run_paper(
+    name: str, tex: Path, pdf: Path, windows: dict[str, int], dpi: int, engine: str, tmp: Path
+) -> dict[str, Any]:
+    """One paper: the text layer and each variant's scan of its first
+    ``windows[variant]`` pages (0: all), scored against the twin."""
+    twin = parse(tex)
+    # Imports, the engine's model and the tokenizer load once per process: not a page's cost.
+    parse(pdf, backend="pymupdf", config={"pages": (1, 1), "ocr": "off"})
+    load_engine(engine)  # type: ignore[arg-type]
+    row: dict[str, Any] = {}
+    golds: dict[int, tuple[Document, Document, float, int]] = {}
+    for variant, pages in windows.items():
+        if pages not in golds:
+            window = {"pages": (1, pages)} if pages else {}
+            text, text_secs, _ = _timed(pdf, {**window, "ocr": "off"})
+            n = text.n_pages if not pages else min(pages, text.n_pages or pages)
+            golds[pages] = (_cut_twin(twin, text) if pages else twin, text, text_secs, n)
+        gold, text, text_secs, n = golds[pages]
+        if variant == "text_layer":
+            row[variant] = _variant_row(gold, text, text_secs, n, [])
+        else:
             style = ScanStyle(dpi=dpi, **VARIANTS[variant])  # type: ignore[arg-type]
             scan = rasterize(pdf, tmp / f"{name}-{variant}.pdf", style, pages=(1, n))
             doc, secs, records = _timed(scan, {"ocr": "auto", "ocr_engine": engine})
-            proj = project(gold, doc)
-            row[variant] = {
-                "word_recall": proj.word_recall(),
-                "unit_recall": proj.unit_recall(0.9),
-                "seconds_per_page": secs / n,
-                "ocr_pages": len(records),
-                "confidence": statistics.fmean(r.confidence for r in records) if records else 0,
-            }
+            row[variant] = _variant_row(gold, doc, secs, n, records)
+            row[variant]["text_seconds_per_page"] = text_secs / n
+        r = row[variant]
+        print(
+            f"  {name[:26]:26} {variant:10} {n:3d} pages WR {r['word_recall']:.3f} "
+            f"UR@0.9 {r['unit_recall']:.3f} cpu s/page {r['seconds_per_page']:.2f}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return row
+
+
+def run_research(
+    corpus: Path,
+    pages: int,
+    dpi: int,
+    variants: list[str],
+    engine: str,
+    tmp: Path,
+    *,
+    variant_pages: int | None = None,
+    papers: list[str] | None = None,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    chosen = [p for p in _pairs(corpus) if not papers or p[0] in papers]
+    windows = {"text_layer": pages}
+    for v in variants:
+        windows[v] = pages if v == "clean" or variant_pages is None else variant_pages
+    results: dict[str, Any] = {}
+    with concurrent.futures.ProcessPoolExecutor(max(1, jobs)) as pool:
+        futures = {
+            name: pool.submit(run_paper, name, tex, pdf, windows, dpi, engine, tmp)
+            for name, tex, pdf in chosen
+        }
+        for name, future in futures.items():
+            results[name] = future.result()
+    print(f"\nOCR of research scans at {dpi} dpi ({engine}) against the twin\n")
+    print(
+        "| paper | scan | pages | word recall | unit recall@0.9 | OCR CPU s/page "
+        "| text layer CPU s/page |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, row in results.items():
+        for variant, r in row.items():
+            ocr_s = "-" if variant == "text_layer" else f"{r['seconds_per_page']:.2f}"
+            text_s = r.get("text_seconds_per_page", r["seconds_per_page"])
             print(
-                f"{name[:26]:26} {variant:8} {n:5d} {proj.word_recall():6.3f} "
-                f"{proj.unit_recall(0.9):6.3f} {secs / n:7.2f}"
+                f"| {name} | {variant} | {r['pages']} | {r['word_recall']:.3f} | "
+                f"{r['unit_recall']:.3f} | {ocr_s} | {text_s:.3f} |"
             )
-            sys.stdout.flush()
-        results[name] = row
-    print("\nmean over papers")
     for variant in ["text_layer", *variants]:
         rows = [r[variant] for r in results.values()]
+        n = sum(r["pages"] for r in rows)
+        ocr_s = (
+            "-"
+            if variant == "text_layer"
+            else f"{sum(r['seconds_per_page'] * r['pages'] for r in rows) / n:.2f}"
+        )
         print(
-            f"  {variant:10} WR={statistics.fmean(r['word_recall'] for r in rows):.3f} "
-            f"UR@0.9={statistics.fmean(r['unit_recall'] for r in rows):.3f} "
-            f"cpu_s/page={statistics.fmean(r['seconds_per_page'] for r in rows):.2f}"
+            f"| **mean** | {variant} | {n} | "
+            f"{statistics.fmean(r['word_recall'] for r in rows):.3f} | "
+            f"{statistics.fmean(r['unit_recall'] for r in rows):.3f} | {ocr_s} | |"
         )
     return results
+
+
+#: Peak memory allowed for a 300-page scan (bytes).
+MEMORY_TARGET = 1.5 * 2**30
+
+
+def synthetic_scan(dst: Path, n_pages: int, dpi: int) -> Path:
+    """An ``n_pages`` image-only scan of a few lines of English a page."""
+    import pymupdf
+
+    text = dst.with_suffix(".text.pdf")
+    doc = pymupdf.open()
+    for i in range(n_pages):
+        page = doc.new_page()
+        page.insert_text((72, 90), f"Section {i + 1}: scanned pages", fontsize=16)
+        for j in range(4):
+            page.insert_text(
+                (72, 130 + 16 * j),
+                f"Line {j + 1} of page {i + 1}: the quick brown fox jumps over the lazy dog.",
+                fontsize=11,
+            )
+    doc.save(text)
+    doc.close()
+    return rasterize(text, dst, ScanStyle(dpi=dpi))
+
+
+def run_memory(n_pages: int, dpi: int, tmp: Path) -> dict[str, Any]:
+    """Peak RSS of parsing an ``n_pages`` scan with OCR against its first 10 pages."""
+    from benchmarks.pdf_memory import measure
+
+    scan = synthetic_scan(tmp / f"scan-{n_pages}.pdf", n_pages, dpi)
+    head = measure(scan, "pymupdf", 10)
+    full = measure(scan, "pymupdf", 0)
+    mib = 2**20
+    print(f"\nPeak memory of an OCR parse ({dpi} dpi scan, pymupdf, rapidocr, fresh process)\n")
+    print("| pages | peak RSS MiB | target | met |")
+    print("|---|---|---|---|")
+    for r in (head, full):
+        met = "yes" if r["rss_peak"] <= MEMORY_TARGET else "no"
+        print(f"| {r['pages']:.0f} | {r['rss_peak'] / mib:.0f} | <= 1536 | {met} |")
+    return {"head": head, "all": full}
 
 
 def _chars(doc: Document, page: int) -> str:
     return "".join(
         c for u in doc.units if u.page == page and u.kind != "furniture" for c in u.text
     ).replace(" ", "")
+
+
+_FOLD = str.maketrans(
+    "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u2022\u2027\u2219",
+    "\"\"\"\"''''\u00b7\u00b7\u00b7",
+)
+
+
+def _fold(text: str) -> str:
+    """Glyphs a scan cannot tell apart: full-width forms (NFKC), curly quotes, bullet dots."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text).translate(_FOLD)
 
 
 def run_chinese(corpus: Path, n_pages: int, dpi: int, engine: str, tmp: Path) -> dict[str, Any]:
@@ -148,22 +261,38 @@ def run_chinese(corpus: Path, n_pages: int, dpi: int, engine: str, tmp: Path) ->
         total = d.page_count
     first = max(1, total // 2 - n_pages // 2)
     window = (first, first + n_pages - 1)
+    parse(pdf, backend="pymupdf", config={"pages": (1, 1), "ocr": "off"})  # warm-up
+    load_engine(engine)  # type: ignore[arg-type]
     text, text_secs, _ = _timed(pdf, {"pages": window, "ocr": "off"})
     scan = rasterize(pdf, tmp / "zh.pdf", ScanStyle(dpi=dpi), pages=window)
     doc, secs, _ = _timed(scan, {"ocr": "auto", "ocr_engine": engine})
-    found = gold = 0
+    found = gold = folded = 0
+    per_page: list[tuple[int, float, float]] = []
     for i in range(n_pages):
         want = _chars(text, first + i)
         got = _chars(doc, i + 1)
+        hit = LCSseq.similarity(want, got)
+        hit_folded = LCSseq.similarity(_fold(want), _fold(got))
         gold += len(want)
-        found += LCSseq.similarity(want, got)
+        found += hit
+        folded += hit_folded
+        if want:
+            per_page.append((first + i, hit / len(want), hit_folded / len(want)))
     recall = found / gold if gold else 0.0
-    print(
-        f"\nChinese book pages {window[0]}-{window[1]}: character recall {recall:.3f} "
-        f"({found}/{gold}); cpu s/page text layer {text_secs / n_pages:.2f}, "
-        f"OCR {secs / n_pages:.2f}"
-    )
-    return {"pages": window, "char_recall": recall, "ocr_seconds_per_page": secs / n_pages}
+    recall_folded = folded / gold if gold else 0.0
+    print(f"\nChinese book, pages {window[0]}-{window[1]} scanned at {dpi} dpi ({engine})\n")
+    print("| page | character recall | with quotes, bullets and full-width forms folded |")
+    print("|---|---|---|")
+    for page, r, rf in per_page:
+        print(f"| {page} | {r:.3f} | {rf:.3f} |")
+    print(f"| **all** ({found}/{gold}) | {recall:.3f} | {recall_folded:.3f} |")
+    print(f"\nCPU s/page: text layer {text_secs / n_pages:.2f}, OCR {secs / n_pages:.2f}")
+    return {
+        "pages": window,
+        "char_recall": recall,
+        "char_recall_folded": recall_folded,
+        "ocr_seconds_per_page": secs / n_pages,
+    }
 
 
 def run_auto_check(corpus: Path) -> dict[str, list[int]]:
@@ -201,6 +330,14 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--pages", type=int, default=2, help="pages per paper; 0 for all")
+    ap.add_argument(
+        "--variant-pages",
+        type=int,
+        help="pages per paper of the degraded variants (default --pages)",
+    )
+    ap.add_argument("--paper", action="append", help="only this research pair (repeatable)")
+    ap.add_argument("--jobs", type=int, default=1, help="papers run in parallel processes")
+    ap.add_argument("--memory-pages", type=int, default=0, help="peak RSS on a scan this long")
     ap.add_argument("--dpi", type=int, default=200)
     ap.add_argument("--variants", default="clean,skew,noise,jpeg")
     ap.add_argument("--engine", default="rapidocr", choices=("rapidocr", "tesseract"))
@@ -219,12 +356,22 @@ def main(argv: list[str] | None = None) -> None:
         tmp = Path(d)
         if not args.skip_research:
             out["research"] = run_research(
-                args.corpus, args.pages, args.dpi, variants, args.engine, tmp
+                args.corpus,
+                args.pages,
+                args.dpi,
+                variants,
+                args.engine,
+                tmp,
+                variant_pages=args.variant_pages,
+                papers=args.paper,
+                jobs=args.jobs,
             )
         if args.chinese_pages:
             out["chinese"] = run_chinese(
                 args.corpus, args.chinese_pages, args.dpi, args.engine, tmp
             )
+        if args.memory_pages:
+            out["memory"] = run_memory(args.memory_pages, args.dpi, tmp)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["peak_rss_mb"] = peak
     print(f"peak resident memory {peak:.0f} MB")

@@ -160,9 +160,10 @@ def leaks(doc: Document, pages: list[str]) -> list[tuple[int, str]]:
     return found
 
 
-def corpus_pdfs() -> list[Path]:
+def corpus_pdfs(folders: tuple[str, ...] = FOLDERS) -> list[Path]:
+    """The corpus PDFs of ``folders``, sorted within each."""
     out: list[Path] = []
-    for folder in FOLDERS:
+    for folder in folders:
         out.extend(sorted((CORPUS / folder).rglob("*.pdf")))
     return out
 

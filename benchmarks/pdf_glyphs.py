@@ -8,7 +8,8 @@ largest unmapped share, and the parse's CPU time.
 
     python -m benchmarks.pdf_glyphs [--backend pymupdf ...] [--max-pages N] [PDF ...]
 
-Without PDFs, every PDF under ../shared/corpus is measured. ``--max-pages``
+Without PDFs, every PDF under ../shared/corpus is measured (ICDAR-2013's
+included), with every PDF backend unless ``--backend`` names some. ``--max-pages``
 reads only the first N pages of each (unstructured is slow on 300-page books).
 """
 
@@ -23,8 +24,9 @@ from pathlib import Path
 os.environ.setdefault("DO_NOT_TRACK", "1")
 
 import docparse
-from benchmarks.pdf_coverage import CORPUS, corpus_pdfs
+from benchmarks.pdf_coverage import CORPUS, FOLDERS, corpus_pdfs
 from docparse.model import Document
+from docparse.registry import PDF_BACKENDS
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf", "--max-pages", "2"]
@@ -46,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", action="append", dest="backends")
     ap.add_argument("--max-pages", type=int, default=0)
     args = ap.parse_args(argv)
-    backends = args.backends or ["pymupdf", "pdfplumber", "unstructured"]
-    pdfs = args.pdfs or corpus_pdfs()
+    backends = args.backends or list(PDF_BACKENDS)
+    pdfs = args.pdfs or corpus_pdfs((*FOLDERS, "tables_icdar2013"))
     print(
         f"{'document':50} {'backend':12} {'pages':>5} {'fffd':>5} {'cid':>5} {'unmapped':>8}"
         f" {'worst page':>14} {'cpu s':>6}"

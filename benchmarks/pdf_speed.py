@@ -27,13 +27,15 @@ Targets: pymupdf <= 3x, pdfplumber <= 1.5x, unstructured <= 1.2x, pypdfium2 <= 3
 
     python -m benchmarks.pdf_speed [--max-pages 20] [--repeat 2] [--backend B ...]
         [--ocr auto|off] [PDF ...]
+    python -m benchmarks.pdf_speed --profile [--max-pages 0] [--layout-model]
+        [--update-doc LABEL] [--corpus DIR]
 
 With the default ``--ocr auto`` a page without a text layer (a scanned cover)
 is OCR'd on the docparse side, seconds a page the baseline never spends;
 ``--ocr off`` compares text extraction with text extraction (OCR cost is
 measured by ``benchmarks.ocr_scans``).
 
-Without PDFs, every PDF under ../shared/corpus is measured. Prints a
+Without PDFs, every PDF under ../shared/corpus (or ``--corpus``) is measured. Prints a
 markdown table (and per-document rows with ``--per-doc``).
 """
 
@@ -54,6 +56,8 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
+#: The page ``--profile --update-doc`` writes its table into.
+DOC = ROOT / "docs" / "benchmarks.md"
 TARGETS = {"pymupdf": 3.0, "pdfplumber": 1.5, "unstructured": 1.2, "pypdfium2": 3.0}
 BASELINES = {
     "pymupdf": 'pymupdf page.get_text("dict")',
@@ -237,9 +241,19 @@ def run_profile(pdfs: list[Path], args: argparse.Namespace, backends: list[str])
                     part, n = pdf, d.page_count
             name = str(pdf.relative_to(CORPUS) if pdf.is_relative_to(CORPUS) else pdf)
             speed_profile.profile_doc(
-                part, name, n, backends, prof, args.layout_model, not args.backends_only
+                part,
+                name,
+                n,
+                backends,
+                prof,
+                args.layout_model,
+                not args.backends_only,
+                markdown=not args.no_markdown,
             )
-    speed_profile.report(prof, backends, len(pdfs))
+    text = speed_profile.report(prof, backends, len(pdfs))
+    print(text)
+    if args.update_doc:
+        speed_profile.update_doc(DOC, args.update_doc, text, " ".join(sys.argv[1:]))
     return 0
 
 
@@ -275,6 +289,11 @@ def main(argv: list[str] | None = None) -> int:
         help="With --profile: time the backends only, not the library calls beside them.",
     )
     ap.add_argument(
+        "--no-markdown",
+        action="store_true",
+        help="With --profile: leave out pymupdf4llm.to_markdown, by far the slowest call beside.",
+    )
+    ap.add_argument(
         "--layout-model",
         action="store_true",
         help="With --profile: also time the pymupdf backend with table_layout_model=True.",
@@ -285,8 +304,23 @@ def main(argv: list[str] | None = None) -> int:
         default="cpu",
         help="cpu: process CPU time (default; robust on a shared machine); wall: elapsed time.",
     )
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        default=None,
+        help="Folder whose PDFs are measured when none are named (default: ../shared/corpus).",
+    )
+    ap.add_argument(
+        "--update-doc",
+        metavar="LABEL",
+        default=None,
+        help="With --profile: also write the printed tables into docs/benchmarks.md, "
+        "between the '<!-- pdf_speed LABEL -->' markers (added at the end when missing).",
+    )
     args = ap.parse_args(argv)
-    global CLOCK
+    global CLOCK, CORPUS
+    if args.corpus is not None:
+        CORPUS = args.corpus.resolve()
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
     from docparse.registry import installed_pdf_backends

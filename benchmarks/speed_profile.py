@@ -4,11 +4,17 @@ Run through ``python -m benchmarks.pdf_speed --profile``. Stages are timed by
 wrapping the library and docparse functions that do each kind of work, with
 exclusive time (a stage's time leaves out the stages it calls):
 
-* ``text``: PyMuPDF ``Page.get_text`` (dict, words), pdfplumber ``Page.extract_words``;
-* ``drawings``: PyMuPDF ``Page.get_drawings`` / ``get_cdrawings``;
-* ``candidates``: the shared table-region finders of :mod:`docparse.backends.tables`;
-* ``grids``: PyMuPDF and pdfplumber ``find_tables`` and the shared grid builder;
+* ``text``: PyMuPDF ``Page.get_textpage`` / ``get_text``, pdfplumber
+  ``Page.extract_words``, pypdfium2's text runs (``page_runs``);
+* ``drawings``: PyMuPDF ``Page.get_drawings`` / ``get_cdrawings``, pypdfium2's path objects;
+* ``candidates``: the shared table-region finders (ruled clusters, numeric rows,
+  captions, booktabs rules, bands);
+* ``grids``: PyMuPDF and pdfplumber ``find_tables``, the shared word grid and the
+  cell reading of found tables;
+* ``ocr``: pages read by OCR (``ocr="auto"``: pages with no text layer);
 * ``assembly``: the rest of ``docparse.parse`` (blocks, layout, units, tokens).
+
+Each backend's profile wraps its own library's calls (:data:`BACKEND_WRAPPERS`).
 
 Beside them, over the same pages: raw ``get_text("dict")`` + ``get_drawings()``,
 ``find_tables(use_layout=False)`` on every page, ``pymupdf4llm.to_markdown``,
@@ -32,18 +38,37 @@ from typing import Any
 
 CLOCK: Callable[[], float] = time.process_time
 
-#: Names in :mod:`docparse.backends.tables` (and wherever a backend imported them) per stage.
+#: Names of docparse's table code per stage, wrapped in every module that calls them
+#: (a name imported with ``from ... import`` is looked up in the caller's module).
 SHARED_STAGES = {
     "candidates": (
-        "candidate_regions",
+        "ruled_clusters",
+        "can_split_columns",
+        "numeric_regions",
         "caption_regions",
         "rule_bounded_regions",
         "banded_regions",
-        "numeric_regions",
+        "open_sides",
     ),
-    "grids": ("build_grid", "grids_in_region"),
+    "grids": (
+        "region_grids",
+        "word_grid",
+        "region_table",
+        "widen_to_open_sides",
+        "grow_headers",
+        "_cell_texts",
+    ),
 }
-STAGES = ("text", "drawings", "candidates", "grids", "assembly")
+STAGES = ("text", "drawings", "candidates", "grids", "ocr", "assembly")
+#: Modules whose globals hold the stage functions above.
+_STAGE_MODULES = (
+    "docparse.backends.table_candidates",
+    "docparse.backends.table_grid",
+    "docparse.backends.tables",
+    "docparse.backends.pymupdf",
+    "docparse.backends.pdfplumber",
+    "docparse.backends.pypdfium2",
+)
 
 
 class StageClock:
@@ -53,23 +78,33 @@ class StageClock:
         self.totals: Counter[str] = Counter()
         self.pages: list[tuple[str, int, float]] = []
         self._stack: list[float] = []
+        self._stages: list[str] = []
         self._undo: list[tuple[Any, str, Any]] = []
 
-    def wrap(self, owner: Any, attr: str, stage: str) -> None:
+    def wrap(self, owner: Any, attr: str, stage: str, library: bool = False) -> None:
+        """Charge ``owner.attr``'s exclusive time to ``stage``.
+
+        ``library``: a library read (text, drawings) made from inside another
+        wrapped call is that call's work (``find_tables`` reads the page's
+        characters itself) and is charged to the caller's stage.
+        """
         original = owner.__dict__.get(attr) if isinstance(owner, type) else getattr(owner, attr)
         if original is None or isinstance(original, property):
             return
         clock = self
 
         def timed(*args: Any, **kwargs: Any) -> Any:
+            charged = clock._stages[-1] if library and clock._stages else stage
             start = CLOCK()
             clock._stack.append(0.0)
+            clock._stages.append(charged)
             try:
                 return original(*args, **kwargs)
             finally:
                 elapsed = CLOCK() - start
+                clock._stages.pop()
                 inner = clock._stack.pop()
-                clock.totals[stage] += elapsed - inner
+                clock.totals[charged] += elapsed - inner
                 if clock._stack:
                     clock._stack[-1] += elapsed
 
@@ -98,13 +133,8 @@ class StageClock:
 
 
 def _shared_modules() -> list[Any]:
-    names = [
-        "docparse.backends.tables",
-        "docparse.backends.pymupdf",
-        "docparse.backends.pdfplumber",
-    ]
     out = []
-    for name in names:
+    for name in _STAGE_MODULES:
         try:
             out.append(importlib.import_module(name))
         except ImportError:
@@ -112,33 +142,61 @@ def _shared_modules() -> list[Any]:
     return out
 
 
+def _wrap_pymupdf(clock: StageClock, doc: str) -> None:
+    import pymupdf
+
+    from docparse.backends.pymupdf import PyMuPDFBackend
+
+    clock.wrap(pymupdf.Page, "get_text", "text", library=True)
+    clock.wrap(pymupdf.Page, "get_textpage", "text", library=True)
+    clock.wrap(pymupdf.Page, "get_drawings", "drawings", library=True)
+    clock.wrap(pymupdf.Page, "get_cdrawings", "drawings", library=True)
+    clock.wrap(pymupdf.Page, "find_tables", "grids")
+    clock.wrap_page(PyMuPDFBackend, "_page", doc)
+
+
+def _wrap_pdfplumber(clock: StageClock, doc: str) -> None:
+    from pdfplumber.page import Page
+
+    from docparse.backends.pdfplumber import PdfplumberBackend
+
+    clock.wrap(Page, "extract_words", "text", library=True)
+    clock.wrap(Page, "find_tables", "grids")
+    clock.wrap_page(PdfplumberBackend, "_page", doc)
+
+
+def _wrap_pypdfium2(clock: StageClock, doc: str) -> None:
+    from docparse.backends import pypdfium2
+
+    clock.wrap(pypdfium2, "page_runs", "text")
+    clock.wrap(pypdfium2, "_rules", "drawings")
+    clock.wrap_page(pypdfium2.Pypdfium2Backend, "_page", doc)
+
+
+#: Each backend's own library calls and page reader (stage functions shared by all
+#: backends are wrapped for every one of them).
+BACKEND_WRAPPERS: dict[str, Callable[[StageClock, str], None]] = {
+    "pymupdf": _wrap_pymupdf,
+    "pdfplumber": _wrap_pdfplumber,
+    "pypdfium2": _wrap_pypdfium2,
+}
+
+
 @contextmanager
 def staged(backend: str, doc: str, clock: StageClock) -> Iterator[None]:
     """Wrap the stage functions for one parse with ``backend``."""
+    from docparse.ocr.pages import OcrPass
+
+    if backend not in BACKEND_WRAPPERS:
+        raise ValueError(f"no stage profile for backend {backend!r}")
     for module in _shared_modules():
         for stage, names in SHARED_STAGES.items():
             for name in names:
                 if hasattr(module, name):
                     clock.wrap(module, name, stage)
-    if backend == "pymupdf":
-        import pymupdf
-
-        from docparse.backends.pymupdf import PyMuPDFBackend
-
-        clock.wrap(pymupdf.Page, "get_text", "text")
-        clock.wrap(pymupdf.Page, "get_drawings", "drawings")
-        clock.wrap(pymupdf.Page, "get_cdrawings", "drawings")
-        clock.wrap(pymupdf.Page, "find_tables", "grids")
-        clock.wrap_page(PyMuPDFBackend, "_page", doc)
-    else:
-        from pdfplumber.page import Page
-
-        from docparse.backends.pdfplumber import PdfplumberBackend
-
-        clock.wrap(Page, "extract_words", "text")
-        clock.wrap(Page, "find_tables", "grids")
-        clock.wrap_page(PdfplumberBackend, "_page", doc)
+    clock.wrap(OcrPass, "_read", "ocr")
     try:
+        BACKEND_WRAPPERS[backend](clock, doc)
         yield
     finally:
         clock.restore()
@@ -209,6 +267,7 @@ def profile_doc(
     prof: Profile,
     layout_model: bool,
     side_calls: bool = True,
+    markdown: bool = True,
 ) -> None:
     import docparse
 
@@ -236,7 +295,8 @@ def profile_doc(
     if "pymupdf" in backends and side_calls:
         side["raw get_text(dict)+get_drawings()"] = lambda: raw_pymupdf(path)
         side["find_tables(use_layout=False)"] = lambda: find_tables_plain(path)
-        side["pymupdf4llm.to_markdown"] = lambda: pymupdf4llm_markdown(path)
+        if markdown:
+            side["pymupdf4llm.to_markdown"] = lambda: pymupdf4llm_markdown(path)
         if layout_model:
             side["pymupdf table_layout_model=True"] = lambda: docparse.parse(
                 path, backend="pymupdf", config={"table_layout_model": True}
@@ -250,36 +310,57 @@ def profile_doc(
     print(f"  {n_pages:4d}p {name}: " + ", ".join(row), file=sys.stderr, flush=True)
 
 
-def report(prof: Profile, backends: list[str], n_docs: int) -> None:
-    """Print the per-stage table and the side-by-side ratios (markdown)."""
+def report(prof: Profile, backends: list[str], n_docs: int) -> str:
+    """The per-stage table and the side-by-side ratios (markdown)."""
     pages = max(prof.pages, 1)
-    print(f"\nPer-stage CPU time, {n_docs} PDFs, {prof.pages} pages\n")
-    print("| backend | " + " | ".join(STAGES) + " | total | ms/page | slowest page | pages > 1 s |")
-    print("|---|" + "---|" * (len(STAGES) + 4))
+    out = [f"Per-stage CPU time (s), {n_docs} PDFs, {prof.pages} pages", ""]
+    out.append(
+        "| backend | " + " | ".join(STAGES) + " | total | ms/page | slowest page | pages > 1 s |"
+    )
+    out.append("|---|" + "---|" * (len(STAGES) + 4))
     for b in backends:
         st = prof.stages.get(b, Counter())
         doc, page, sec = prof.slowest.get(b, ("-", 0, 0.0))
         cells = " | ".join(f"{st[s]:.2f}" for s in STAGES)
-        print(
+        out.append(
             f"| {b} | {cells} | {prof.totals[b]:.2f} | {1000 * prof.totals[b] / pages:.1f} "
             f"| {sec:.2f} s ({doc} p{page}) | {prof.over_1s[b]} |"
         )
-    print("\n| call over the same pages | CPU s | ms/page | docparse pymupdf vs it |")
-    print("|---|---|---|---|")
+    side = [(label, sec) for label, sec in prof.totals.items() if label not in backends]
     ours = prof.totals.get("pymupdf", 0.0)
-    for label, sec in prof.totals.items():
-        if label in backends:
-            continue
-        ratio = f"{ours / sec:.2f}x" if sec and "pymupdf" in backends else "-"
-        print(f"| {label} | {sec:.2f} | {1000 * sec / pages:.1f} | {ratio} |")
+    if side:
+        out += ["", "| call over the same pages | CPU s | ms/page | docparse pymupdf vs it |"]
+        out.append("|---|---|---|---|")
+        for label, sec in side:
+            ratio = f"{ours / sec:.2f}x" if sec and "pymupdf" in backends else "-"
+            out.append(f"| {label} | {sec:.2f} | {1000 * sec / pages:.1f} | {ratio} |")
+    out.append("")
     if "pdfplumber" in backends and prof.totals.get("pdfplumber extract_words()"):
         r = prof.totals["pdfplumber"] / prof.totals["pdfplumber extract_words()"]
-        print(f"\npdfplumber backend / its extract_words(): {r:.2f}x (target <= 2x)")
+        out.append(f"* pdfplumber backend / its extract_words(): {r:.2f}x (target <= 2x)")
     if "pymupdf" in backends:
         raw = prof.totals.get("raw get_text(dict)+get_drawings()", 0.0)
         md = prof.totals.get("pymupdf4llm.to_markdown", 0.0)
         if raw:
-            print(f"pymupdf backend / raw get_text+get_drawings: {ours / raw:.2f}x (target <= 4x)")
-        if ours:
-            print(f"pymupdf4llm.to_markdown / pymupdf backend: {md / ours:.1f}x (target >= 10x)")
-    print("\ntable units per backend: " + ", ".join(f"{b} {prof.tables[b]}" for b in backends))
+            out.append(
+                f"* pymupdf backend / raw get_text+get_drawings: {ours / raw:.2f}x (target <= 4x)"
+            )
+        if ours and md:
+            out.append(
+                f"* pymupdf4llm.to_markdown / pymupdf backend: {md / ours:.1f}x (target >= 10x)"
+            )
+    out.append("* table units per backend: " + ", ".join(f"{b} {prof.tables[b]}" for b in backends))
+    return "\n".join(out)
+
+
+def update_doc(doc: Path, label: str, text: str, command: str) -> None:
+    """Put ``text`` between the ``<!-- pdf_speed LABEL -->`` markers of ``doc``."""
+    begin, end = f"<!-- pdf_speed {label} -->", f"<!-- /pdf_speed {label} -->"
+    block = f"{begin}\n`python -m benchmarks.pdf_speed {command}`:\n\n{text}\n{end}"
+    current = doc.read_text(encoding="utf-8")
+    if begin in current and end in current:
+        head, rest = current.split(begin, 1)
+        current = head + block + rest.split(end, 1)[1]
+    else:
+        current = current.rstrip("\n") + "\n\n" + block + "\n"
+    doc.write_text(current, encoding="utf-8")

@@ -159,12 +159,18 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             elif extreme and len(it.lines) == 1 and apart:
                 base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
                 slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
+    in_body = _body_repeats(pages, {key for _, key, _ in candidates if counts[key] >= 2})
     for it, key, extreme in candidates:
         # Lines in the outermost band of the page need fewer repeats: only
         # running heads live there (a table of contents with a footer on
         # just two of its pages).
         need = 2 if n <= 6 or extreme else 3
-        if counts[key] >= need:
+        # A line that stands alone in the body of pages as often is content
+        # that happens to open some pages ("Try the following examples"
+        # before a listing); a running head is in the body once at most
+        # (its chapter's heading).
+        content = in_body[key] >= 2 and 3 * in_body[key] >= counts[key]
+        if counts[key] >= need and not content:
             it.kind = "furniture"
     for items in slots.values():
         # Running heads with changing text: the same place and font on many
@@ -173,6 +179,23 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             for it in items:
                 it.kind = "furniture"
     _mark_page_numbers(pages)
+
+
+def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
+    """How often each of ``keys`` is the whole text of an item outside the margin bands."""
+    found: Counter[str] = Counter()
+    if not keys:
+        return found
+    for p in pages:
+        for it in p.items:
+            if it.table is not None or not it.lines or len(it.lines) > 3:
+                continue
+            if it.bbox.y1 <= BAND * p.height or it.bbox.y0 >= (1 - BAND) * p.height:
+                continue
+            key = _norm_key(it.text.strip())
+            if key in keys:
+                found[key] += 1
+    return found
 
 
 def _mark_page_numbers(pages: Sequence[PageItems]) -> None:

@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from docparse.backends.floats import mark_figure_text
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture
 from docparse.backends.headings import assign_levels, attach_section_numbers, is_heading
@@ -341,24 +342,55 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
     return title
 
 
+def _last_page(it: Item) -> int:
+    return it.extra[-1][0] if it.extra else it.page
+
+
+def _continues(para: Item, it: Item) -> bool:
+    """``it`` carries on the paragraph ``para`` left open (no sentence end)."""
+    prev = para.lines[-1].rstrip() if para.lines else ""
+    first = it.text.lstrip()
+    if it.kind != "paragraph" or not prev or not first or _SENT_END.search(prev):
+        return False
+    if first[0].islower() or (prev[-1] in "-,(" and first[0].isalnum()):
+        return True
+    # Across a column or page break, a sentence cut after a word may go on
+    # with a name that is no sentence start ("... directly linked to" /
+    # "SMBH accretion", "AT2019qiz, whose"), in the same type; a capitalised
+    # word ("Body") starts a new paragraph.
+    broken = it.page != _last_page(para) or (it.col != para.col and it.col and para.col)
+    word = first.split()[0]
+    name = sum(c.isupper() or c.isdigit() for c in word) >= 2
+    return bool(broken) and name and prev[-1].isalnum() and abs(it.size - para.size) <= 0.6
+
+
 def _merge_continuations(order: list[Item]) -> list[Item]:
-    """Merge paragraphs that continue across column and page breaks."""
+    """Merge paragraphs that continue across column and page breaks and around floats.
+
+    Figure text, captions, tables, footnotes and furniture between the two
+    parts do not end the paragraph; neither does a paragraph set in another
+    type size (a box or sidebar), nor a fragment without a letter or digit
+    (a lone ``?`` of an unresolved citation), which joins the open paragraph.
+    """
     out: list[Item] = []
     last_para: Item | None = None
     for it in order:
+        if it.role == "figure" and it.kind == "paragraph":
+            out.append(it)  # a float: the paragraph around it goes on
+            continue
         if it.kind in ("paragraph", "list_item") and last_para is not None:
-            prev = last_para.lines[-1].rstrip() if last_para.lines else ""
-            first = it.text.lstrip()
-            cont = (
-                it.kind == "paragraph"
-                and prev
-                and first
-                and not _SENT_END.search(prev)
-                and (first[0].islower() or (prev[-1] in "-,(" and first[0].isalnum()))
-            )
-            if cont:
+            if _continues(last_para, it):
                 last_para.lines.extend(it.lines)
                 last_para.extra.append((it.page, it.bbox))
+                continue
+            tail = last_para.lines[-1].rstrip() if last_para.lines else "."
+            open_para = not _SENT_END.search(tail)
+            if open_para and it.kind == "paragraph" and not any(c.isalnum() for c in it.text):
+                last_para.lines.extend(it.lines)
+                last_para.extra.append((it.page, it.bbox))
+                continue
+            if open_para and it.kind == "paragraph" and abs(it.size - last_para.size) > 1.0:
+                out.append(it)  # a box in another type: the open paragraph goes on after it
                 continue
         if it.kind in ("paragraph", "list_item", "abstract"):
             last_para = it
@@ -383,8 +415,10 @@ def assemble_pages(
     body = _body_size(recs)
     if config.remove_headers:
         mark_furniture(recs, body)
+    main_font = body_font(recs)
+    mark_figure_text(recs, body, main_font)
     mark_footnotes(recs, body)
-    title = _classify(recs, body, body_font(recs))
+    title = _classify(recs, body, main_font)
     vocab = vocabulary(ln for p in recs for it in p.items for ln in it.lines)
 
     order = [it for p in recs for it in p.items]

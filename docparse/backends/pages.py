@@ -122,25 +122,24 @@ class TextSpan:
 class Line:
     """One visual line: spans left to right.
 
-    ``text``, ``size`` and ``bold`` are worked out once, when the line is made:
-    the assembly reads them many times over.
+    ``text``, ``size`` and ``bold`` are read many times per line by the layout
+    assembly (block splitting, headings, furniture, footnotes), so each is
+    worked out once, on first use, and kept (the line is immutable).
     """
 
     spans: tuple[TextSpan, ...]
     bbox: BBox
-    #: Span texts joined; a space is inserted where spans leave a gap.
-    text: str = field(init=False, repr=False, compare=False)
-    #: Font size of most characters in the line.
-    size: float = field(init=False, repr=False, compare=False)
-    #: True when every non-blank span is bold.
-    bold: bool = field(init=False, repr=False, compare=False)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    _size: float | None = field(default=None, init=False, repr=False, compare=False)
+    _bold: bool | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    @property
+    def text(self) -> str:
+        """Span texts joined; a space is inserted where spans leave a gap."""
+        if self._text is not None:
+            return self._text
         out: list[str] = []
         prev: TextSpan | None = None
-        by: dict[float, int] = {}
-        bold = True
-        inked = False
         for s in self.spans:
             if prev is not None and out:
                 gap = s.bbox.x0 - prev.bbox.x1
@@ -152,15 +151,32 @@ class Line:
                     out.append(" ")
             out.append(s.text)
             prev = s
+        text = "".join(out)
+        object.__setattr__(self, "_text", text)
+        return text
+
+    @property
+    def size(self) -> float:
+        """Font size of most characters in the line."""
+        if self._size is not None:
+            return self._size
+        by: dict[float, int] = {}
+        for s in self.spans:
             k = round(s.size, 1)
-            n = len(s.text.strip())
-            by[k] = by.get(k, 0) + n
-            if n:
-                inked = True
-                bold = bold and s.bold
-        object.__setattr__(self, "text", "".join(out))
-        object.__setattr__(self, "size", max(by, key=lambda k: by[k]) if by else 0.0)
-        object.__setattr__(self, "bold", inked and bold)
+            by[k] = by.get(k, 0) + len(s.text.strip())
+        size = max(by, key=lambda k: by[k]) if by else 0.0
+        object.__setattr__(self, "_size", size)
+        return size
+
+    @property
+    def bold(self) -> bool:
+        """True when every non-blank span is bold."""
+        if self._bold is not None:
+            return self._bold
+        spans = [s for s in self.spans if s.text.strip()]
+        bold = bool(spans) and all(s.bold for s in spans)
+        object.__setattr__(self, "_bold", bold)
+        return bold
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from docparse.backends.tables import (
     TextLine,
     banded_regions,
     caption_regions,
+    column_starts,
     grow_headers,
     is_rule,
     join_strips,
@@ -54,6 +55,7 @@ from docparse.backends.tables import (
     rule_bounded_regions,
     shading_columns,
     split_stacked_rows,
+    spread_merged_cells,
     text_line_count,
     whitespace_regions,
 )
@@ -157,9 +159,11 @@ def _cell_texts(t: Any, words: list[Mapping[str, Any]]) -> list[list[str]]:
             if placed:
                 break
     grid: list[list[str]] = []
+    starts = column_starts(boxes)
     for ri, row in enumerate(boxes):
         cells = [bucket.get((ri, ci), []) for ci in range(len(row))]
-        for part in split_stacked_rows(cells, _word_key):
+        spread = spread_merged_cells(cells, row, starts, _word_x)
+        for part in split_stacked_rows(spread, _word_key):
             grid.append(
                 [
                     _join_words(
@@ -173,6 +177,10 @@ def _cell_texts(t: Any, words: list[Mapping[str, Any]]) -> list[list[str]]:
 
 def _word_key(w: Mapping[str, Any]) -> tuple[float, float, str]:
     return float(w["top"]), float(w["bottom"]), str(w["text"])
+
+
+def _word_x(w: Mapping[str, Any]) -> tuple[float, float, float]:
+    return float(w["x0"]), float(w["x1"]), float(w["bottom"]) - float(w["top"])
 
 
 def _grids(
@@ -213,8 +221,14 @@ _TEXT = {"vertical_strategy": "text", "horizontal_strategy": "text"}
 _MIXED = {"vertical_strategy": "lines", "horizontal_strategy": "text"}
 
 
-def page_inputs(page: Any, words: list[Mapping[str, Any]]) -> PageInputs:
-    """The page's table inputs as plain tuples, made once (see :class:`PageInputs`)."""
+def page_inputs(
+    page: Any, words: list[Mapping[str, Any]], lines: Sequence[Line] | None = None
+) -> PageInputs:
+    """The page's table inputs as plain tuples, made once (see :class:`PageInputs`).
+
+    ``lines``: the page's visual lines when the caller has them already
+    (:func:`lines_from_words` of ``words``), so they are not built twice.
+    """
     # The edges pdfplumber's own ruled strategy reads (rects, lines and curves).
     segments = [
         (float(e["x0"]), float(e["top"]), float(e["x1"]), float(e["bottom"])) for e in page.edges
@@ -231,14 +245,17 @@ def page_inputs(page: Any, words: list[Mapping[str, Any]]) -> PageInputs:
             (float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), str(w["text"]))
             for w in words
         ),
-        lines=tuple(_text_lines(words)),
+        lines=tuple(_text_lines(lines_from_words(words) if lines is None else lines)),
         segments=tuple(segments),
         fills=tuple(fills),
     )
 
 
 def table_regions(
-    page: Any, config: PdfplumberConfig, words: list[Mapping[str, Any]]
+    page: Any,
+    config: PdfplumberConfig,
+    words: list[Mapping[str, Any]],
+    visual_lines: Sequence[Line] | None = None,
 ) -> tuple[TableRegion, ...]:
     """Tables of a pdfplumber page with the configured strategy.
 
@@ -249,9 +266,9 @@ def table_regions(
     (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
     (horizontal rules only) and caption-anchored ones come on top, from
     :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
-    overlaps them.
+    overlaps them. ``visual_lines``: the page's lines when the caller has made them.
     """
-    inputs = page_inputs(page, words)
+    inputs = page_inputs(page, words, visual_lines)
     found = list(_strategy_regions(page, config, words, inputs))
     if config.table_strategy == "text":
         return tuple(found)
@@ -281,11 +298,8 @@ def _as_regions(grids: Iterable[RegionGrid]) -> list[TableRegion]:
     return out
 
 
-def _text_lines(words: list[Mapping[str, Any]]) -> list[TextLine]:
-    return [
-        ((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text)
-        for ln in lines_from_words(words)
-    ]
+def _text_lines(lines: Iterable[Line]) -> list[TextLine]:
+    return [((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text) for ln in lines]
 
 
 def _join_bands(found: list[TableRegion], inputs: PageInputs) -> list[TableRegion]:
@@ -599,10 +613,12 @@ class PdfplumberBackend(PdfBackend):
             for w in words:
                 w["text"] = strip_unmapped(str(w["text"]))
             words = [w for w in words if w["text"]]
-        blocks = blocks_from_lines(lines_from_words(words))
+        # One set of visual lines serves the blocks and the table finders.
+        lines = lines_from_words(words)
+        blocks = blocks_from_lines(lines)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
-            tables = table_regions(page, config, words)
+            tables = table_regions(page, config, words, lines)
         images: tuple[BBox, ...] = ()
         if not blocks:
             images = tuple(

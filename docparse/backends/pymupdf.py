@@ -7,6 +7,7 @@ grow with the page count.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from docparse.backends.base import (
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.table_candidates import (
     PageInputs,
+    can_split_columns,
     overlaps,
     rect_edges,
     ruled_clusters,
@@ -39,6 +41,7 @@ from docparse.backends.tables import (
     TextLine,
     banded_regions,
     caption_regions,
+    column_starts,
     grow_headers,
     is_rule,
     join_strips,
@@ -49,6 +52,7 @@ from docparse.backends.tables import (
     rule_bounded_regions,
     shading_columns,
     split_stacked_rows,
+    spread_merged_cells,
     text_line_count,
     whitespace_regions,
     widen_to_open_sides,
@@ -94,7 +98,13 @@ class PyMuPDFConfig(PdfConfig):
 
 def is_bold(span: dict[str, Any]) -> bool:
     """Bold by the font flags (bit 4) or by the font's name."""
-    return bool(int(span.get("flags", 0)) & 16) or bool(_BOLD_FONT.search(str(span.get("font"))))
+    return bool(int(span.get("flags", 0)) & 16) or _bold_font(str(span.get("font")))
+
+
+@functools.lru_cache(maxsize=512)
+def _bold_font(font: str) -> bool:
+    # A page has a handful of fonts and thousands of spans: match each name once.
+    return bool(_BOLD_FONT.search(font))
 
 
 def _bbox(b: Any) -> BBox:
@@ -129,19 +139,24 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
             continue
         lines: list[Line] = []
         for ln in b.get("lines", ()):
-            spans = tuple(
-                TextSpan(
-                    text=strip_unmapped(str(s.get("text", ""))),
-                    bbox=box(s["bbox"]),
-                    size=float(s.get("size", 0.0)),
-                    bold=is_bold(s),
-                    font=str(s.get("font", "")),
+            spans: list[TextSpan] = []
+            printed = False
+            for s in ln.get("spans", ()):
+                text = strip_unmapped(str(s.get("text", "")))
+                if not text:
+                    continue
+                printed = printed or not text.isspace()
+                spans.append(
+                    TextSpan(
+                        text=text,
+                        bbox=box(s["bbox"]),
+                        size=float(s.get("size", 0.0)),
+                        bold=is_bold(s),
+                        font=str(s.get("font", "")),
+                    )
                 )
-                for s in ln.get("spans", ())
-                if strip_unmapped(str(s.get("text", "")))
-            )
-            if spans and any(s.text.strip() for s in spans):
-                lines.append(Line(spans, box(ln["bbox"])))
+            if printed:
+                lines.append(Line(tuple(spans), box(ln["bbox"])))
         if lines:
             blocks.append(Block(tuple(lines), box(b["bbox"])))
     return tuple(blocks)
@@ -184,10 +199,14 @@ class PageTables:
 
     def find(self, clip: Any, **settings: Any) -> list[Any]:
         """``page.find_tables`` with the layout model as configured and the shared paths."""
+        near = [p for p in self.paths if overlaps(p["rect"], clip)]
+        if settings.get("strategy", "lines").startswith("lines") and not can_split_columns(
+            (x for p in near for x in _path_xs(p)), clip
+        ):
+            return []  # one column at most: no table to find, and the search is the cost
         if _HAS_USE_LAYOUT:
             settings["use_layout"] = self.config.table_layout_model
-        paths = [_drawing(p) for p in self.paths if overlaps(p["rect"], clip)]
-        found = self.page.find_tables(clip=clip, paths=paths, **settings)
+        found = self.page.find_tables(clip=clip, paths=[_drawing(p) for p in near], **settings)
         return list(found.tables) if found is not None else []
 
 
@@ -222,6 +241,19 @@ def _drawing(p: dict[str, Any]) -> dict[str, Any]:
     out = {k: p.get(k) for k in _PATH_KEYS}
     out.update(p, rect=pymupdf.Rect(p["rect"]), items=items)
     return out
+
+
+def _path_xs(p: dict[str, Any]) -> list[float]:
+    """Every x position a ``get_cdrawings()`` path can put a vertical table edge at."""
+    xs = [float(p["rect"][0]), float(p["rect"][2])]
+    for item in p["items"]:
+        if item[0] == "re":
+            xs += (float(item[1][0]), float(item[1][2]))
+        elif item[0] == "qu":
+            xs += (float(pt[0]) for pt in item[1])
+        else:
+            xs += (float(pt[0]) for pt in item[1:])
+    return xs
 
 
 def _rule_items(items: list[Any]) -> tuple[list[Any], list[tuple[float, float, float, float]]]:
@@ -434,9 +466,16 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
     grid: list[list[str | None]] = []
     boxes = [list(r.cells) for r in t.rows]
     bucket: dict[tuple[int, int], list[Any]] = {}
+    drawn = [c for row in boxes for c in row if c is not None]
+    # Only words whose centre lies in the cells' union can fall in a cell.
+    left, top = min((c[0] for c in drawn), default=0.0), min((c[1] for c in drawn), default=0.0)
+    right = max((c[2] for c in drawn), default=-1.0)
+    bottom = max((c[3] for c in drawn), default=-1.0)
     for w in words:
         cx = (w[0] + w[2]) / 2
         cy = (w[1] + w[3]) / 2
+        if not (left <= cx <= right and top <= cy <= bottom):
+            continue
         # The smallest cell holding the centre: detected cells may overlap.
         best: tuple[float, int, int] | None = None
         for ri, row in enumerate(boxes):
@@ -450,8 +489,10 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
                         best = (area, ri, ci)
         if best is not None:
             bucket.setdefault((best[1], best[2]), []).append(w)
+    starts = column_starts(boxes)
     for ri, row in enumerate(boxes):
         cells = [None if cell is None else bucket.get((ri, ci), []) for ci, cell in enumerate(row)]
+        cells = spread_merged_cells(cells, row, starts, _word_x)
         for part in split_stacked_rows(cells, _word_key):
             grid.append(
                 [
@@ -466,6 +507,10 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
 
 def _word_key(w: Any) -> tuple[float, float, str]:
     return float(w[1]), float(w[3]), str(w[4])
+
+
+def _word_x(w: Any) -> tuple[float, float, float]:
+    return float(w[0]), float(w[2]), float(w[3]) - float(w[1])
 
 
 def table_regions(found: list[Grid]) -> tuple[TableRegion, ...]:
@@ -524,12 +569,15 @@ class PyMuPDFBackend(PdfBackend):
         # a landscape page set sideways reads left to right.
         unrot = page.cropbox
         rot = _rotator(rotation, float(unrot.width), float(unrot.height))
-        data = page.get_text("dict", flags=_TEXT_FLAGS, sort=False)
+        # One text page serves both the spans and the words: MuPDF's text
+        # extraction is the costliest read of a page, so it is done once.
+        textpage = page.get_textpage(flags=_TEXT_FLAGS)
+        data = page.get_text("dict", textpage=textpage, sort=False)
         blocks = blocks_from_dict(data, rot)
         unmapped = unmapped_in_dict(data)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
-            words = page.get_text("words", flags=_TEXT_FLAGS, sort=False)
+            words = page.get_text("words", textpage=textpage, sort=False)
             if unmapped:
                 words = [(*w[:4], strip_unmapped(w[4]), *w[5:]) for w in words]
                 words = [w for w in words if w[4]]
@@ -539,6 +587,7 @@ class PyMuPDFBackend(PdfBackend):
         images: tuple[BBox, ...] = ()
         if not blocks:
             images = tuple((rot or _bbox)(i["bbox"]) for i in page.get_image_info())
+        del textpage
         mediabox = page.rect
         content = PageContent(
             number=index + 1,

@@ -31,11 +31,12 @@ from docparse.backends.base import (
     open_pymupdf,
     preflight,
 )
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.words import expand_ligatures, join_lines, vocabulary
 from docparse.builder import UnitDraft, build_document
 from docparse.errors import MissingDependencyError
-from docparse.model import BBox, Document, Format, Provenance, Table, UnitKind
+from docparse.model import BBox, Document, Format, PageInfo, Provenance, Table, UnitKind
 from docparse.structure import SectionStack, link_table_captions
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ def _bbox(b: Sequence[Any]) -> BBox:
 def _line(tl: dict[str, Any]) -> Line:
     spans = tuple(
         TextSpan(
-            text=str(s.get("text", "")),
+            text=strip_unmapped(str(s.get("text", ""))),
             bbox=_bbox(s["bbox"]),
             size=float(s.get("size") or 0.0),
             bold=bool(int(s.get("flags") or 0) & 16),
@@ -110,11 +111,34 @@ def _table(box: dict[str, Any]) -> Table | None:
     grid = data.get("extract")
     if not grid:
         return None
-    rows = tuple(tuple(" ".join(str(c or "").split()) for c in row) for row in grid if any(row))
+    rows = tuple(
+        tuple(" ".join(strip_unmapped(str(c or "")).split()) for c in row)
+        for row in grid
+        if any(row)
+    )
     if not rows:
         return None
     header = 1 if len(rows) > 1 and not is_data_row(rows[0]) else 0
     return Table(rows=rows, n_header_rows=header)
+
+
+def page_infos(data: dict[str, Any]) -> list[PageInfo]:
+    """Per page of a ``to_json`` result: its characters and unmapped glyphs.
+
+    Counted on the text lines' spans as the layout model returns them, before
+    :func:`~docparse.backends.glyphs.strip_unmapped` leaves the unmapped ones out.
+    """
+    out = []
+    for p in data.get("pages", ()):
+        chars = unmapped = 0
+        for box in p.get("boxes") or ():
+            for tl in box.get("textlines") or ():
+                for s in tl.get("spans") or ():
+                    text = str(s.get("text", ""))
+                    chars += len("".join(text.split()))
+                    unmapped += count_unmapped(text)
+        out.append(PageInfo(int(p["page_number"]), chars, unmapped))
+    return out
 
 
 def drafts_from_json(
@@ -195,6 +219,7 @@ class PyMuPDF4LLMBackend:
             data = self.to_json(path, config, info.page_indices)
             drafts, title = drafts_from_json(data, config)
         return build_document(
+            pages=page_infos(data),
             path=path,
             format="pdf",
             backend=self.name,

@@ -36,6 +36,7 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
@@ -102,7 +103,7 @@ class _Runs:
         # two), so the text is cut as UTF-16; surrogatepass keeps a lone
         # surrogate from shifting the indices after it.
         text = textpage.get_text_range(errors="surrogatepass") if self.n_chars > 0 else ""
-        self.units = text.encode("utf-16-le", "surrogatepass")
+        self.units = self._mark_unmapped(text.encode("utf-16-le", "surrogatepass"))
         self.n_units = len(self.units) // 2
         box = [ctypes.c_double() for _ in range(4)]
         refs = [ctypes.byref(b) for b in box]
@@ -113,6 +114,27 @@ class _Runs:
             raw.FPDFText_GetRect(self.handle, i, *refs)
             left, top, right, bottom = (b.value for b in box)
             self.rects.append((left, bottom, right, top))
+
+    def _mark_unmapped(self, units: bytes) -> bytes:
+        """``units`` with each glyph PDFium could not map to Unicode as U+FFFD.
+
+        PDFium passes such a glyph's code through as a letter (CMEX's
+        summation sign reads ``P``); ``FPDFText_HasUnicodeMapError`` tells
+        them apart. U+FFFD is one UTF-16 unit, so every other text index
+        stays where it was; :func:`~docparse.backends.glyphs.strip_unmapped`
+        then leaves it out and counts it.
+        """
+        has_error, handle = self.raw.FPDFText_HasUnicodeMapError, self.handle
+        bad = [k for k in range(self.n_chars) if has_error(handle, k) == 1]
+        if not bad:
+            return units
+        out = bytearray(units)
+        to_text = self.raw.FPDFText_GetTextIndexFromCharIndex
+        for k in bad:
+            t = int(to_text(handle, k))
+            if 0 <= t < len(out) // 2:
+                out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
+        return bytes(out)
 
     def _count(self, start: int, stop: int) -> int:
         """Rectangles over the characters ``start`` .. ``stop - 1``."""
@@ -185,8 +207,12 @@ class _Runs:
         ]
 
 
-def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int) -> list[TextSpan]:
-    """The non-blank text runs of a PDFium text page as spans in top-left page coordinates.
+def page_runs(
+    textpage: Any, raw: Any, left: float, top: float, bold_weight: int
+) -> tuple[list[TextSpan], int]:
+    """The non-blank text runs of a PDFium text page as spans in top-left page
+    coordinates, and the number of glyphs left out as unmapped
+    (:mod:`docparse.backends.glyphs`).
 
     ``left``/``top`` are the crop box's left and top edge in PDF space.
     """
@@ -198,8 +224,14 @@ def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int
     flags = ctypes.c_int()
     bold_of: dict[str, bool] = {}
     spans: list[TextSpan] = []
+    unmapped = 0
     for (x0, y0, x1, y1), raw_text, first in zip(reader.rects, texts, starts, strict=False):
-        text = raw_text.translate(_PDFIUM_CHARS).strip()
+        text = raw_text.translate(_PDFIUM_CHARS)
+        bad = count_unmapped(text)
+        if bad:
+            unmapped += bad
+            text = strip_unmapped(text)
+        text = text.strip()
         if not text:
             continue
         # The run's first character carries its font; a font's weight is read once.
@@ -212,7 +244,7 @@ def page_runs(textpage: Any, raw: Any, left: float, top: float, bold_weight: int
             bold = bold_of[font] = weight >= bold_weight or bool(_BOLD_FONT.search(font))
         box = BBox(x0 - left, top - y1, x1 - left, top - y0)
         spans.append(TextSpan(text, box, size, bold, font))
-    return spans
+    return spans, unmapped
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:
@@ -347,7 +379,7 @@ class Pypdfium2Backend(PdfBackend):
         width, height = float(right - left), float(top - bottom)
         textpage = page.get_textpage()
         try:
-            spans = page_runs(textpage, self._raw, left, top, config.bold_weight)
+            spans, unmapped = page_runs(textpage, self._raw, left, top, config.bold_weight)
         finally:
             textpage.close()
         lines = lines_from_spans(spans)
@@ -366,4 +398,5 @@ class Pypdfium2Backend(PdfBackend):
             rotation=int(page.get_rotation() or 0),
             blocks=blocks,
             tables=tables,
+            unmapped_glyphs=unmapped,
         )

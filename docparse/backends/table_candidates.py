@@ -124,6 +124,29 @@ def ruled_clusters(
     return out
 
 
+def can_split_columns(xs: Iterable[float], clip: Sequence[float], tolerance: float = 1.0) -> bool:
+    """Whether drawn edges at ``xs`` (x positions) can cut ``clip`` into two or more columns.
+
+    A ruled grid's columns lie between its vertical edges, so a region whose
+    drawn paths stand at fewer than three distinct x positions inside it (a
+    box around a paragraph, a page frame, a plot's axes) gives one column at
+    most, which no table reading keeps
+    (:func:`~docparse.backends.tables.prose_table`). Positions closer than
+    ``tolerance`` count as one; the finders snap edges 3 points apart, so
+    this never counts fewer positions than they see.
+    """
+    inside = sorted(x for x in xs if clip[0] - tolerance <= x <= clip[2] + tolerance)
+    positions = 0
+    last = float("-inf")
+    for x in inside:
+        if x - last > tolerance:
+            positions += 1
+            if positions >= 3:
+                return True
+        last = x
+    return False
+
+
 def is_number(token: str) -> bool:
     """A token that reads as a value: ``1,234``, ``(5.6)``, ``-3``, ``12%``, ``$7`` (not a year)."""
     t = token.strip()

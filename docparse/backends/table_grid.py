@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from docparse.backends.table_candidates import Box4, Word, is_number
+from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
 
 
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
@@ -86,19 +87,32 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
         return []
     phrases = [(p[0][0], p[-1][2]) for r in rows for p in _phrases(r, min_gap)]
     allowed = len(rows) // 10
-    cuts = [(a + b) / 2 for a, b in _free_stretches(phrases, allowed, min_gap)]
-    # Narrow gaps are read from the rows of values: header words above them
-    # (stacked, centred over two columns) would hide them.
-    body = [r for r in rows if sum(is_number(w[4]) for w in r) >= 2] or list(rows)
+    # Boundaries are placed from the rows of values: header words above them
+    # (stacked, centred over two columns) would hide or shift them.
+    # A date's day ("31,") is no value: a row of dates heads the columns.
+    values = [r for r in rows if sum(is_number(w[4]) and w[4][-1] != "," for w in r) >= 2]
+    body = values or list(rows)
+    body_phrases = [(p[0][0], p[-1][2]) for r in body for p in _phrases(r, min_gap)]
+    cuts: list[float] = []
+    for a, b in _free_stretches(phrases, allowed, min_gap):
+        cut = _cut_in(a, b, body_phrases, 0.2 * min_gap)
+        # A gap that a row of values crosses is inside a cell; only a text
+        # table's stray long cell is let through.
+        if cut is None and not values:
+            cut = (a + b) / 2
+        if cut is not None:
+            cuts.append(cut)
     words = [(w[0], w[2]) for r in body for w in r]
     for a, b in _free_stretches(words, len(body) // 10, 0.2 * min_gap):
-        mid = (a + b) / 2
         if any(a - 1 <= c <= b + 1 for c in cuts):
             continue
+        # Where every value row leaves the gap open, else its middle (a stray
+        # header number set over it).
+        mid = _cut_in(a, b, words, 0.2 * min_gap) or (a + b) / 2
         both = numeric = 0
         for r in body:
-            left = [w for w in r if w[2] <= a + 0.5]
-            right = [w for w in r if w[0] >= b - 0.5]
+            left = [w for w in r if w[2] <= mid]
+            right = [w for w in r if w[0] >= mid]
             if left and right:
                 both += 1
                 numeric += is_number(left[-1][4]) and is_number(right[0][4])
@@ -109,7 +123,73 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
     return [lo - 1, *sorted(cuts), hi + 1]
 
 
+def _cut_in(
+    a: float, b: float, spans: Sequence[tuple[float, float]], min_width: float
+) -> float | None:
+    """The middle of the widest part of the stretch ``(a, b)`` that none of ``spans`` covers.
+
+    ``None`` when no such part is wider than ``min_width``. A stretch counts
+    as free with a stray phrase or two across it; its middle can then fall
+    inside a column (a right-aligned value column with its ``$`` at the
+    cell's left edge and a centred header over it), where no value is.
+    """
+    best: tuple[float, float | None] = (min_width, None)
+    reach = a
+    for lo, hi in sorted(s for s in spans if s[1] > a and s[0] < b):
+        if lo - reach > best[0]:
+            best = (lo - reach, (reach + lo) / 2)
+        reach = max(reach, hi)
+    if b - reach > best[0]:
+        best = (b - reach, (reach + b) / 2)
+    return best[1]
+
+
+def attach_symbols(row: Sequence[Word]) -> list[Word]:
+    """A row's words with ``$`` and ``(`` joined to the value after them, ``)``, ``%`` before.
+
+    A financial statement prints the currency sign at the left edge of its
+    cell and the value right-aligned, often with a wide gap between; read
+    as separate words the sign would make a column (or a gap) of its own.
+    Joined, the value's box starts at its sign, as the cell does. Only
+    signs next to a value are joined (``$`` before a digit, ``)``/``%``
+    after one), as the EDGAR ``.htm`` reader does.
+    """
+    out: list[Word] = []
+    pending: Word | None = None
+    for w in row:
+        text = w[4]
+        if pending is not None:
+            if text[:1] in _VALUE_START:
+                w = (
+                    pending[0],
+                    min(pending[1], w[1]),
+                    w[2],
+                    max(pending[3], w[3]),
+                    pending[4] + text,
+                )
+            else:
+                out.append(pending)
+            pending = None
+        if _SYMBOL.match(text) and w[4] == text:
+            pending = w
+            continue
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and _CLOSER.match(text)
+            and (prev[4][-1:].isdigit() or is_number(prev[4]))
+        ):
+            out[-1] = (prev[0], min(prev[1], w[1]), w[2], max(prev[3], w[3]), prev[4] + text)
+            continue
+        out.append(w)
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
 _SYMBOL = re.compile(r"^[$€£¥(]+$")
+#: What a value can start with after its sign: "$1,234", "$(5)", "$.5", "$—".
+_VALUE_START = frozenset("0123456789(.-\u2014\u2013")
 _CLOSER = re.compile(r"^[)%]+$")
 _LOOSE_VALUE = re.compile(r"^([$€£¥(]+)\s+(?=[\d.(])|(?<=[\d.])\s+([)%]+)$")
 
@@ -126,14 +206,16 @@ def merge_symbol_cells(grid: list[list[str]]) -> list[list[str]]:
     for row in out:
         for i, cell in enumerate(row):
             text = cell.strip()
+            # Only signs beside a value: "%" heading a column of percentages
+            # stays a header cell.
             if _SYMBOL.match(text):
                 j = next((k for k in range(i + 1, len(row)) if row[k].strip()), None)
-                if j is not None and not _SYMBOL.match(row[j].strip()):
+                if j is not None and row[j].strip()[:1] in _VALUE_START:
                     row[j] = text + row[j].strip()
                     row[i] = ""
             elif _CLOSER.match(text):
                 j = next((k for k in range(i - 1, -1, -1) if row[k].strip()), None)
-                if j is not None:
+                if j is not None and (row[j].strip()[-1:].isdigit() or is_number(row[j].strip())):
                     row[j] = row[j].strip() + text
                     row[i] = ""
     width = max((len(r) for r in out), default=0)
@@ -158,7 +240,9 @@ def _join_split_columns(grid: list[list[str]]) -> list[list[str]]:
         right = [r[c].strip() if c < len(r) else "" for r in grid]
         clash = any(a and b for a, b in zip(left, right, strict=True))
         numbers = all(any(is_number(v) for v in col) for col in (left, right))
-        if not clash and numbers and all(is_number(v) or not v for v in left + right):
+        # A nil mark ("—") stands in a value column as a value does.
+        values = all(is_number(v) or not v or NIL_CELL.match(v) for v in left + right)
+        if not clash and numbers and values:
             for r in grid:
                 if c < len(r):
                     r[c - 1] = r[c - 1].strip() or r[c].strip()
@@ -195,11 +279,17 @@ def word_grid(
         return None
     heights = sorted(w[3] - w[1] for w in inside)
     min_gap = 0.8 * heights[len(heights) // 2]
-    rows = baseline_rows(inside)
+    rows = [attach_symbols(r) for r in baseline_rows(inside)]
     xs = sorted(edges) if edges else shared_gaps(rows, min_gap)
     if xs and not edges:
+        # A line through a phrase is a cell's shading edge, not a column rule.
+        spans = [(p[0][0], p[-1][2]) for r in rows for p in _phrases(r, min_gap)]
         for x in rules:
-            if xs[0] < x < xs[-1] and all(abs(x - e) > min_gap for e in xs):
+            if (
+                xs[0] < x < xs[-1]
+                and all(abs(x - e) > min_gap for e in xs)
+                and not any(a < x < b for a, b in spans)
+            ):
                 xs.append(x)
         xs.sort()
     if len(xs) < 3:
@@ -223,6 +313,7 @@ def word_grid(
                 col += 1
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
+    grid = _join_wrapped_header_lines(grid, rows)
     box = (
         min(w[0] for w in inside),
         min(w[1] for w in inside),
@@ -230,3 +321,35 @@ def word_grid(
         max(w[3] for w in inside),
     )
     return box, merge_symbol_cells(grid)
+
+
+def _join_wrapped_header_lines(
+    grid: list[list[str]], rows: Sequence[Sequence[Word]]
+) -> list[list[str]]:
+    """Header lines of one wrapped header row joined, cell by cell.
+
+    A column header wrapped inside its cell ("Estimated" / "Fair Value" /
+    "Gain (Loss)") is set with the text's line spacing, while separate rows
+    ("Year Ended" above the dates, the body rows) have the cells' padding
+    between them. Above the first row holding a value, a line closer to the
+    one above than 0.8 times the body rows' median spacing (top to top)
+    continues that line's row. ``rows`` are the grid's rows of words.
+    """
+    first = next(
+        (i for i, r in enumerate(rows) if any(is_number(w[4]) and w[4][-1] != "," for w in r)),
+        len(rows),
+    )
+    tops = [min(w[1] for w in r) for r in rows]
+    pitches = sorted(b - a for a, b in zip(tops[first:], tops[first + 1 :], strict=False))
+    if first == 0 or len(pitches) < 2:
+        return grid
+    tight = 0.8 * pitches[len(pitches) // 2]
+    out: list[list[str]] = [grid[0]]
+    for i in range(1, len(grid)):
+        # A units line and a label-column line (a section label) are rows of their own.
+        own = grid[i][0].strip() or any(UNITS_LINE.match(c.strip()) for c in grid[i] + out[-1])
+        if i < first and tops[i] - tops[i - 1] < tight and not own:
+            out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
+        else:
+            out.append(grid[i])
+    return out

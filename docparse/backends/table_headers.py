@@ -15,7 +15,16 @@ NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-�
 
 _YEAR = re.compile(r"^\s*(?:19|20)\d\d\s*$")
 #: Cells that stand for a missing value in a row of values ("-", "n/a", "(X)").
-_NIL = re.compile(r"^\s*(?:[-–—*.…]+|n/?a|\(x\))\s*$", re.IGNORECASE)
+NIL_CELL = re.compile(r"^\s*(?:[-–—*.…]+|n/?a|\(x\))\s*$", re.IGNORECASE)
+
+
+#: A units line under a table's column headers: "(In millions)", "($ in thousands)",
+#: "(Dollars in millions, except per share amounts)", "(In years)".
+UNITS_LINE = re.compile(
+    r"^\(\s*(?:[$€£¥]\s*)?(?:in|amounts?|dollars?|euros?|thousands|millions|billions|"
+    r"percent|unaudited)\b[^()]*(?:\([^()]*\)[^()]*)*\)$",
+    re.IGNORECASE,
+)
 
 
 def is_data_row(row: Sequence[str]) -> bool:
@@ -25,7 +34,8 @@ def is_data_row(row: Sequence[str]) -> bool:
     """
     filled = [c for c in row if c.strip()]
     values = sum(
-        (bool(NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(_NIL.match(c)) for c in filled
+        (bool(NUMBER_CELL.match(c)) and not _YEAR.match(c)) or bool(NIL_CELL.match(c))
+        for c in filled
     )
     return bool(filled) and values >= 0.5 * len(filled)
 

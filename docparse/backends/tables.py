@@ -25,9 +25,10 @@ from docparse.backends.table_candidates import (
     union,
     vertical_rules,
 )
-from docparse.backends.table_grid import word_grid
+from docparse.backends.table_grid import merge_symbol_cells, word_grid
 from docparse.backends.table_headers import (
     NUMBER_CELL,
+    UNITS_LINE,
     header_top,
 )
 
@@ -135,9 +136,11 @@ def rule_bounded_regions(
     a top, a middle and a bottom rule of the same width, columns being aligned
     by whitespace, so neither ruled nor whitespace table finding sees them. Two
     or more rules of the same horizontal extent with text lines between them,
-    the whole next to a table caption, bound such a table; the region returned
-    spans the first to the last rule. A caption between two rules splits the
-    stack (two tables of the same width one above the other).
+    the whole next to a table caption, bound such a table; three or more
+    rules (top, middle under the header, bottom) need no caption. The region
+    returned spans the first to the last rule. A caption or a line of prose
+    between two rules splits the stack (two tables of the same width one
+    above the other; a page-header rule above the text).
     """
     groups: dict[tuple[int, int], list[float]] = {}
     for x0, y, x1 in rules:
@@ -156,8 +159,12 @@ def rule_bounded_regions(
         stacks: list[list[float]] = [[ys[0]]]
         for y in ys[1:]:
             prev = stacks[-1][-1]
-            split = y - prev > 0.5 * page_height or any(
-                prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions
+            split = (
+                y - prev > 0.5 * page_height
+                or any(prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions)
+                or any(
+                    prev < (b[1] + b[3]) / 2 < y and _prose_line(b, t, x1 - x0) for b, t in lines
+                )
             )
             if split:
                 stacks.append([y])
@@ -180,9 +187,15 @@ def rule_bounded_regions(
                 and (top - 120 <= c[3] <= top + 2 or bottom - 2 <= c[1] <= bottom + 60)
                 for c in captions
             )
-            if near:
+            # Top, middle and bottom rule with no prose between need no caption.
+            if near or len(stack) >= 3:
                 out.append((float(x0) - 2, top - 1, float(x1) + 2, bottom + 1))
     return out
+
+
+def _prose_line(box: Sequence[float], text: str, width: float) -> bool:
+    """A text line of running prose: 8 words or more over most of ``width``."""
+    return len(text.split()) >= 8 and box[2] - box[0] > 0.6 * width
 
 
 def is_rule(x0: float, y0: float, x1: float, y1: float) -> bool:
@@ -364,6 +377,77 @@ def split_stacked_rows(
     return out
 
 
+def column_starts(rows: Sequence[Sequence[Box | None]]) -> list[float | None]:
+    """The left edge of each column of a ruled grid (``None`` for a column no cell starts)."""
+    width = max((len(r) for r in rows), default=0)
+    starts: list[float | None] = []
+    for c in range(width):
+        xs = [float(cell[0]) for r in rows if c < len(r) and (cell := r[c]) is not None]
+        starts.append(min(xs) if xs else None)
+    return starts
+
+
+def spread_merged_cells(
+    row: Sequence[Sequence[Any] | None],
+    boxes: Sequence[Box | None],
+    starts: Sequence[float | None],
+    key: Callable[[Any], tuple[float, float, float]],
+) -> list[list[Any] | None]:
+    """One ruled grid row with the words of a merged cell spread over the columns it covers.
+
+    A table ruled between its rows but with column lines only in the header
+    (ICDAR-2013 ``eu-016``) comes out of a ruled strategy with each body row
+    one cell wide: ``Austria 86.2 13.8 0 3,375``. ``row`` holds each cell's
+    words (``None`` for a covered cell), ``boxes`` the cells' boxes,
+    ``starts`` the columns' left edges (:func:`column_starts`), ``key`` a
+    word's ``(x0, x1, height)``. A merged cell's words are cut into phrases
+    at gaps wider than 0.8 word heights; when the phrases fall into two or
+    more of the columns the cell covers and none of them crosses a column's
+    left edge, each goes to its column. A spanning header ("Year Ended"
+    centred over two columns) is one phrase and stays whole.
+    """
+    out: list[list[Any] | None] = [None if c is None else list(c) for c in row]
+    for ci, words in enumerate(row):
+        box = boxes[ci] if ci < len(boxes) else None
+        if not words or box is None:
+            continue
+        covered = [
+            j
+            for j in range(ci + 1, len(starts))
+            if (x := starts[j]) is not None
+            and x < float(box[2]) - 1
+            and (row[j] is None or not row[j])
+        ]
+        if not covered:
+            continue
+        cols = [ci, *covered]
+        edges = [float(box[0]), *(float(starts[j] or 0.0) for j in covered)]
+        ordered = sorted(words, key=lambda w: key(w)[0])
+        heights = sorted(key(w)[2] for w in ordered)
+        min_gap = 0.8 * heights[len(heights) // 2]
+        phrases: list[list[Any]] = []
+        for w in ordered:
+            if phrases and key(w)[0] - key(phrases[-1][-1])[1] <= min_gap:
+                phrases[-1].append(w)
+            else:
+                phrases.append([w])
+        target: list[int] = []
+        for p in phrases:
+            lo, hi = key(p[0])[0], max(key(w)[1] for w in p)
+            if any(lo < e - 0.5 < hi for e in edges[1:]):
+                break  # a phrase across a column edge: a spanning cell
+            target.append(max(k for k, e in enumerate(edges) if e <= (lo + hi) / 2 or k == 0))
+        if len(target) < len(phrases) or len(set(target)) < 2:
+            continue
+        for j in cols:
+            out[j] = []
+        for p, k in zip(phrases, target, strict=True):
+            cell = out[cols[k]]
+            assert cell is not None
+            cell.extend(p)
+    return out
+
+
 def open_sides(
     rules: Iterable[tuple[float, float, float]], word_boxes: Iterable[Box]
 ) -> list[tuple[float, float, float]]:
@@ -485,7 +569,7 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
     grid, the grown region is read from its words (:func:`region_grids`, the
     vertical rules as column boundaries) and replaces the grid when it holds
     more non-empty cells. Only header lines with two or more pieces side by
-    side count, and never the rows of the table above.
+    side, or a units line, count, and never the rows of the table above.
     """
     out: list[RegionGrid] = []
     for box, rows in grids:
@@ -505,24 +589,52 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
             if ln[0][0] >= box[0] - 6 and ln[0][2] <= box[2] + 6 and ln[0][1] >= floor - 1
         ]
         top = header_top(over, box[1] + 1, max(pitch, 6.0))
-        heads = [ln[0] for ln in over if ln[0][1] >= top - 1 and ln[0][3] <= box[1] + 1]
+        heads = [ln for ln in over if ln[0][1] >= top - 1 and ln[0][3] <= box[1] + 1]
+        top, heads = _without_title(heads, box, top)
         # Column headers stand side by side over the columns; a lone title line
-        # above a table is not one.
+        # above a table is not one, a lone units line ("(In millions)") is.
         side_by_side = any(
-            sum(abs((a[1] + a[3]) - (b[1] + b[3])) < 4 for b in heads) >= 2 for a in heads
-        )
+            sum(abs((a[1] + a[3]) - (b[1] + b[3])) < 4 for b, _ in heads) >= 2 for a, _ in heads
+        ) or any(UNITS_LINE.match(t.strip()) for _, t in heads)
         if top >= box[1] - 1 or not side_by_side:
             out.append((box, rows))
             continue
         clip = (box[0] - 1, top - 1, box[2] + 1, box[3])
         rules = vertical_rules(inputs.segments, box)
         again = region_grids(inputs.words, clip, rules=rules)
-        filled = sum(1 for r in rows for c in r if c.strip())
-        if again and sum(1 for r in again[0][1] for c in r if c.strip()) > filled:
+        # Counted with signs joined: a ruled grid's "$" cells are no content.
+        filled = _filled(merge_symbol_cells([list(r) for r in rows]))
+        if again and _filled(again[0][1]) > filled:
             out.append(again[0])
         else:
             out.append((box, rows))
     return out
+
+
+def _without_title(heads: Sequence[TextLine], box: Box, top: float) -> tuple[float, list[TextLine]]:
+    """Header lines above a table without the title lines at their top.
+
+    A statement's title ("Consolidated Statements of Operations") stands
+    alone in its line above the column headers, centred over the table or
+    flush with its left edge; a spanning column header ("Year Ended") stands
+    over the value columns only. Lone lines of the first kind are taken off
+    the top (a units line never is); returns the new top and the lines left.
+    """
+    kept = sorted(heads, key=lambda ln: ln[0][1])
+    width = box[2] - box[0]
+    while kept:
+        (x0, y0, x1, y1), text = kept[0][0][:4], kept[0][1]
+        alone = not any(abs((b[1] + b[3]) - (y0 + y1)) < 4 for b, _ in kept[1:])
+        centred = abs((x0 + x1) / 2 - (box[0] + box[2]) / 2) < 0.05 * width
+        flush = abs(x0 - box[0]) < 3 and x1 - x0 < 0.6 * width
+        if not alone or not (centred or flush) or UNITS_LINE.match(text.strip()):
+            break
+        kept.pop(0)
+    return (min(ln[0][1] for ln in kept) if kept else top), kept
+
+
+def _filled(rows: Iterable[Sequence[str]]) -> int:
+    return sum(1 for r in rows for c in r if c.strip())
 
 
 def _join_sections(

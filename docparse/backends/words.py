@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from docparse.backends.table_headers import is_data_row
+from docparse.backends.table_headers import UNITS_LINE, is_data_row
 from docparse.text import line_joiner
 
 _LIGATURES = {
@@ -127,7 +127,13 @@ _OPEN_END = re.compile(r"(?:[-,]|\b(?:of|and|or|per|the|in|for|to|by|at|on|with)
 
 
 def _continues(above: str, text: str, *, lower_case: bool) -> bool:
-    """``text`` (one line down in the same column) reads as the rest of ``above``."""
+    """``text`` (one line down in the same column) reads as the rest of ``above``.
+
+    A units line ("(In millions)") is a header row of its own, never the rest
+    of the column header above it.
+    """
+    if UNITS_LINE.match(text):
+        return False
     return bool(
         (lower_case and text[:1].islower()) or text.startswith("(") or _OPEN_END.search(above)
     )

@@ -251,13 +251,6 @@ _BULLET = re.compile(
 _LEADING_BULLET = re.compile(r"^[\u2022\u25cf\u25e6\u25aa\u25a0\u2023\u2043\u00b7]\s*")
 
 
-_MAX_SPAN = 200
-
-
-def _classes(el: Any) -> set[str]:
-    return set((el.get("class") or "").split())
-
-
 def _is_hidden(el: Any) -> bool:
     tag = el.tag if isinstance(el.tag, str) else ""
     if tag in _SKIP_TAGS:

@@ -31,7 +31,8 @@ from docparse.builder import UnitDraft, build_document
 from docparse.config import ParserConfig, resolve_config
 from docparse.errors import ParseError, cause_text
 from docparse.formats._encoding import decode_text, read_source
-from docparse.model import BBox, CellSpan, Document, Format, Provenance, Table, UnitKind
+from docparse.formats._grid import Placed, fill_grid
+from docparse.model import BBox, Document, Format, Provenance, Table, UnitKind
 from docparse.structure import SectionStack
 
 #: docling item labels -> unit kinds (anything else: a paragraph).
@@ -83,8 +84,7 @@ def table_of(data: dict[str, Any]) -> Table | None:
         return None
     n_rows = int(data.get("num_rows") or 0)
     n_cols = int(data.get("num_cols") or 0)
-    grid: dict[tuple[int, int], str] = {}
-    spans: list[CellSpan] = []
+    placed: list[Placed[str]] = []
     header_rows: set[int] = set()
     body_rows: set[int] = set()
     for c in cells:
@@ -94,16 +94,12 @@ def table_of(data: dict[str, Any]) -> Table | None:
         c1 = max(int(c.get("end_col_offset_idx", c0 + 1)), c0 + 1)
         n_rows, n_cols = max(n_rows, r1), max(n_cols, c1)
         text = " ".join(str(c.get("text") or "").split())
-        for r in range(r0, r1):
-            for col in range(c0, c1):
-                grid[(r, col)] = text if (r, col) == (r0, c0) else ""
-        if r1 - r0 > 1 or c1 - c0 > 1:
-            spans.append(CellSpan(r0, c0, r1 - r0, c1 - c0))
+        placed.append(Placed(r0, c0, r1 - r0, c1 - c0, text))
         (header_rows if c.get("column_header") else body_rows).update(range(r0, r1))
     n_header = 0
     while n_header in header_rows and n_header not in body_rows:
         n_header += 1
-    rows = tuple(tuple(grid.get((r, col), "") for col in range(n_cols)) for r in range(n_rows))
+    rows, spans = fill_grid(placed, n_rows, n_cols)
     return Table(rows, n_header, tuple(sorted(spans, key=lambda s: (s.row, s.col))))
 
 

@@ -81,7 +81,6 @@ from docparse.formats._edgar import (
     _DANGLING,
     _ITEM,
     _LEADING_BULLET,
-    _MAX_SPAN,
     _NOTE,
     _PAGE_NUMBER,
     _PART,
@@ -93,6 +92,7 @@ from docparse.formats._edgar import (
     unwrap_sgml,
 )
 from docparse.formats._encoding import decode_bytes, read_source
+from docparse.formats._grid import place_cells, span_value
 from docparse.formats._titles import cover_title, first_text, meaningful_title
 from docparse.model import CellSpan, Document, Format, Table, UnitKind
 from docparse.text import clean_text
@@ -202,43 +202,26 @@ def _rows_of(table: Any) -> Iterator[Any]:
                     yield tr
 
 
-def _span(value: str | None) -> int:
-    try:
-        n = int((value or "1").strip() or "1")
-    except ValueError:
-        return 1
-    return max(1, min(n, _MAX_SPAN))
-
-
 def _grid(table: Any) -> tuple[list[_Cell], list[bool], int]:
     """Origin cells of ``table`` placed on a grid (``colspan``/``rowspan``
     honoured), whether each row is all ``th``, and the number of rows."""
-    cells: list[_Cell] = []
-    occupied: set[tuple[int, int]] = set()
+    rows: list[list[tuple[Any, int, int]]] = []
     th_rows: list[bool] = []
-    n_rows = 0
-    for r, tr in enumerate(_rows_of(table)):
-        n_rows = r + 1
-        c = 0
-        all_th = True
-        any_cell = False
-        for td in tr:
-            if not isinstance(td.tag, str) or td.tag not in ("td", "th") or _is_hidden(td):
-                continue
-            any_cell = True
-            all_th = all_th and td.tag == "th"
-            while (r, c) in occupied:
-                c += 1
-            rs, cs = _span(td.get("rowspan")), _span(td.get("colspan"))
-            cells.append(_Cell(_cell_text(td), r, c, rs, cs, td.tag == "th"))
-            for dr in range(rs):
-                for dc in range(cs):
-                    occupied.add((r + dr, c + dc))
-            c += cs
-        th_rows.append(all_th and any_cell)
-    n_rows = max([n_rows] + [c.row + c.row_span for c in cells])
-    th_rows += [False] * (n_rows - len(th_rows))
-    return cells, th_rows, n_rows
+    for tr in _rows_of(table):
+        tds = [
+            td
+            for td in tr
+            if isinstance(td.tag, str) and td.tag in ("td", "th") and not _is_hidden(td)
+        ]
+        rows.append(
+            [(td, span_value(td.get("rowspan")), span_value(td.get("colspan"))) for td in tds]
+        )
+        th_rows.append(bool(tds) and all(td.tag == "th" for td in tds))
+    cells = [
+        _Cell(_cell_text(p.value), p.row, p.col, p.row_span, p.col_span, p.value.tag == "th")
+        for p in place_cells(rows)
+    ]
+    return cells, th_rows, len(rows)
 
 
 _LEFT_SYMBOLS = frozenset({"$", "(", "$(", "($", "\u20ac", "\u00a3", "\u00a5"})

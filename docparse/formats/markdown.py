@@ -43,7 +43,8 @@ from docparse.builder import UnitDraft, build_document
 from docparse.config import ParserConfig, resolve_config
 from docparse.errors import MissingDependencyError
 from docparse.formats._encoding import decode_text, read_source
-from docparse.model import UNIT_KINDS, CellSpan, Document, Format, Provenance, Table, UnitKind
+from docparse.formats._grid import cells_to_table, span_value
+from docparse.model import UNIT_KINDS, Document, Format, Provenance, Table, UnitKind
 from docparse.structure import CAPTION, SectionStack, link_table_captions
 
 INSTALL = "pip install 'docparse[markdown]'"
@@ -170,13 +171,6 @@ def inline_text(token: Any) -> tuple[str, list[str]]:
     return "".join(parts), alts
 
 
-def _span_int(value: Any) -> int:
-    try:
-        return max(1, int(str(value).strip()))
-    except ValueError:
-        return 1
-
-
 def html_tables(html: str) -> list[tuple[Table, str]]:
     """Tables of an HTML fragment as :class:`Table` records, with any ``<caption>`` text.
 
@@ -192,39 +186,30 @@ def html_tables(html: str) -> list[tuple[Table, str]]:
         return []
     out: list[tuple[Table, str]] = []
     for table in root.iter("table"):
-        grid: dict[tuple[int, int], str] = {}
-        spans: list[CellSpan] = []
+        rows: list[list[tuple[str, int, int]]] = []
         header_rows = 0
         head_done = False
-        rows = [tr for tr in table.iter("tr") if tr.getparent() is not None]
-        for r, tr in enumerate(rows):
+        for r, tr in enumerate(tr for tr in table.iter("tr") if tr.getparent() is not None):
             in_head = tr.getparent().tag == "thead"
             cells = [c for c in tr if c.tag in ("td", "th")]
             if not head_done and (in_head or (cells and all(c.tag == "th" for c in cells))):
                 header_rows = r + 1
             else:
                 head_done = True
-            col = 0
-            for cell in cells:
-                while (r, col) in grid:
-                    col += 1
-                rs, cs = _span_int(cell.get("rowspan", 1)), _span_int(cell.get("colspan", 1))
-                text = " ".join(cell.text_content().split())
-                for dr in range(rs):
-                    for dc in range(cs):
-                        grid[(r + dr, col + dc)] = text if dr == dc == 0 else ""
-                if rs > 1 or cs > 1:
-                    spans.append(CellSpan(r, col, rs, cs))
-                col += cs
-        if not grid:
+            rows.append(
+                [
+                    (c.text_content(), span_value(c.get("rowspan")), span_value(c.get("colspan")))
+                    for c in cells
+                ]
+            )
+        while rows and not rows[-1]:
+            rows.pop()  # trailing rows without cells hold no grid positions
+        if not rows:
             out.append((Table(()), ""))  # a table whose cells were not read
             continue
-        n_rows = max(r for r, _ in grid) + 1
-        n_cols = max(c for _, c in grid) + 1
-        grid_rows = tuple(tuple(grid.get((r, c), "") for c in range(n_cols)) for r in range(n_rows))
         caption_el = table.find("caption")
         caption = " ".join(caption_el.text_content().split()) if caption_el is not None else ""
-        out.append((Table(grid_rows, header_rows, tuple(spans)), caption))
+        out.append((cells_to_table(rows, n_header_rows=header_rows), caption))
     return out
 
 

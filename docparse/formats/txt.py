@@ -61,6 +61,7 @@ from typing import Any
 from docparse.builder import UnitDraft, build_document
 from docparse.config import ParserConfig, resolve_config
 from docparse.formats._encoding import decode_text, read_source
+from docparse.formats._grid import cells_to_table
 from docparse.model import Document, Format, Table, UnitKind
 from docparse.text import clean_text, line_joiner
 
@@ -613,7 +614,7 @@ def _grid_table(block: list[_Line]) -> Table | None:
     if not rows:
         return None
     n_header = 1 if len(rows) > 1 else 0
-    return Table(rows=tuple(tuple(r) for r in rows), n_header_rows=n_header)
+    return cells_to_table([[(cell, 1, 1) for cell in r] for r in rows], n_header_rows=n_header)
 
 
 def _join_cell(frags: list[str]) -> str:

@@ -80,13 +80,13 @@ SIZE_TOLERANCE = 0.2
 BOLD_INK = 1.3
 
 
-#: A glyph with no Unicode meaning: the replacement character, private use
-#: (category Co), surrogates (Cs) and control characters (Cc) that are not white space.
-_UNMAPPED = re.compile(
+#: Glyphs with no Unicode meaning, as one character class: U+FFFD, private use
+#: (Co), surrogates (Cs) and the control characters (Cc) that are not white space.
+#: A regex scan of a page's text is what lets :func:`needs_ocr` run on every page.
+_UNMAPPED_CHARS = re.compile(
     "[\ufffd\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd\ud800-\udfff"
     "\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]"
 )
-_SPACE = re.compile(r"\s")
 
 
 def unmapped_glyphs(page: PageContent) -> tuple[int, int]:
@@ -96,13 +96,12 @@ def unmapped_glyphs(page: PageContent) -> tuple[int, int]:
     ``unmapped_glyphs`` count) to those still in the text that map to nothing:
     backends that clean their text report the first, others leave the second.
     """
-    parts = [s.text for b in page.blocks for ln in b.lines for s in ln.spans]
-    parts += [cell for t in page.tables for r in t.rows for cell in r]
-    text = "".join(parts)
-    n = len(text) - len(_SPACE.findall(text))
+    text = "".join(s.text for b in page.blocks for ln in b.lines for s in ln.spans)
+    text += "".join(cell for t in page.tables for r in t.rows for cell in r)
+    n = len("".join(text.split()))
     counted = getattr(page, "unmapped_glyphs", 0)
     dropped = counted if isinstance(counted, int) else 0
-    return dropped + len(_UNMAPPED.findall(text)), n + dropped
+    return dropped + len(_UNMAPPED_CHARS.findall(text)), n + dropped
 
 
 def needs_ocr(page: PageContent, mode: OcrMode) -> bool:

@@ -33,6 +33,8 @@ SPACE_GAP = 0.5
 #: Longest side (pixels) of the image the text detector sees: a 200 dpi letter
 #: page is detected at about 110 dpi, where body text is still 15 px high.
 DET_MAX_SIDE = 1216
+#: An image this many times longer than wide (or wider than long) is a strip.
+STRIP = 8
 
 
 def _is_cjk(ch: str) -> bool:
@@ -155,8 +157,9 @@ class RapidOcrEngine(OcrEngine):
 
         ocr = self._ocr
         h, w = image.shape[:2]
-        factor = DET_MAX_SIDE / max(h, w)
-        if factor >= 1.0 or not hasattr(ocr, "cal_rec_boxes"):
+        factor = min(1.0, DET_MAX_SIDE / max(h, w))
+        # rapidocr's own pipeline pads strips (one line of text) before detection.
+        if max(h, w) > STRIP * min(h, w) or not hasattr(ocr, "cal_rec_boxes"):
             result, _ = ocr(image, use_cls=False, return_word_box=True)
             found = list(result or ())
             if sample is not None:
@@ -164,9 +167,11 @@ class RapidOcrEngine(OcrEngine):
             return found
         import cv2
 
-        small = cv2.resize(
-            image, (round(w * factor), round(h * factor)), interpolation=cv2.INTER_AREA
-        )
+        small: Any = image
+        if factor < 1.0:
+            small = cv2.resize(
+                image, (round(w * factor), round(h * factor)), interpolation=cv2.INTER_AREA
+            )
         found, _ = ocr.text_det(small)
         if found is None or len(found) == 0:
             return []

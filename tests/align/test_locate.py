@@ -311,6 +311,11 @@ def test_any_piece_of_a_unit_is_found_exactly(tex_doc: Document, data: st.DataOb
     piece = unit.text[cuts[a] : cuts[b] - 1]
     assume(len(piece) >= 40)
     m = locate(piece, tex_doc)
+    if m.status == "ambiguous":
+        # the piece occurs word for word in another unit too (two sentences ending in the
+        # same unresolved citation, "(CIGALE; ?)"): then no unit may be preferred
+        assert unit.id in m.unit_ids and len(m.unit_ids) > 1 and m.coverage == 1.0
+        return
     assert m.found and m.coverage == 1.0
     assert m.status in ("exact", "split")  # split: the piece also closes/opens a neighbour
     if m.status == "exact" and m.unit_ids == (unit.id,):

@@ -63,6 +63,7 @@ def test_idempotent(text: str, options: dict[str, bool]) -> None:
 # A combining mark after a digit or symbol stays with it ("0\u0301").
 @example("0\u0301", {})
 @example("=\u0338", {"fold_punct": True})
+@example("\x1b\u0300", {})
 # A combining mark after a closing "$" belongs to the math's span.
 @example("$\\beta^{-3}$\u0301", {"fold_case": True, "fold_punct": True, "math": True})
 @example("e$\u0301^2$", {"fold_case": True, "fold_punct": True, "math": True})

@@ -51,8 +51,10 @@ def test_assembly_reports_one_page_info_per_page_read() -> None:
     assert result.pages == [PageInfo(4, 13 + 5, 5), PageInfo(5, 0, 0)]
 
 
-@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber", "pypdfium2", "pymupdf4llm"])
 def test_no_replacement_characters_or_cid_placeholders(backend: str, fixtures_dir: Path) -> None:
+    if importlib.util.find_spec(backend) is None:
+        pytest.skip(f"{backend} is not installed")
     doc = docparse.parse(fixtures_dir / PMLR, backend=backend)
     texts = _texts(doc)
     assert not any("\ufffd" in t or "(cid:" in t for t in texts)

@@ -347,8 +347,11 @@ def test_rule_bounded_region_needs_rules_lines_and_caption() -> None:
     assert len(regions) == 1
     x0, y0, x1, y1 = regions[0]
     assert y0 < 108 and y1 > 150 and x0 < 205 and x1 > 395
-    # Without a "Table N" caption the rules are a figure frame or a separator.
-    assert rule_bounded_regions(_BOOKTABS_RULES, _BOOKTABS_LINES[1:], 800.0) == []
+    # Without a "Table N" caption two rules are a figure frame or a separator;
+    # top, middle and bottom rule are a table's.
+    frame = [_BOOKTABS_RULES[0], _BOOKTABS_RULES[2]]
+    assert rule_bounded_regions(frame, _BOOKTABS_LINES[1:], 800.0) == []
+    assert len(rule_bounded_regions(_BOOKTABS_RULES, _BOOKTABS_LINES[1:], 800.0)) == 1
     # One rule bounds nothing; rules with no text between them neither.
     assert rule_bounded_regions(_BOOKTABS_RULES[:1], _BOOKTABS_LINES, 800.0) == []
     assert rule_bounded_regions(_BOOKTABS_RULES[:2], _BOOKTABS_LINES, 800.0) == []
@@ -359,3 +362,49 @@ def test_ruled_off_plausible_rejects_prose() -> None:
     assert not ruled_off_plausible([["Model F1"], ["BM25 0.41"]])
     sentence = "this is a long sentence of running prose that is not a table cell at all here"
     assert not ruled_off_plausible([[sentence, sentence], [sentence, "x"]])
+
+
+def test_paragraph_continues_around_a_figure_and_after_a_page_break() -> None:
+    """A column paragraph cut by a page break and a figure at the top of the
+    next page (tick labels, legend, axis title, caption) is one unit; the
+    figure's text is one paragraph beside it, never a heading."""
+    p1 = _page(1, [_block(_line("The outbursts are directly linked to", 72, 700))])
+    figure = [
+        _block(_line("500", 80, 60)),
+        _block(_line("ZTF_g ZTF_r", 150, 60)),
+        _block(_line("Flux (mJy)", 60, 120, size=13)),
+        _block(_line("250", 80, 160)),
+        _block(_line("MJD", 200, 220, size=13)),
+        _block(_line("Figure 5. The light curves of the source.", 72, 250)),
+    ]
+    rest = _block(_line("SMBH accretion, as the light curves show in detail here.", 72, 300))
+    doc = _build([p1, _page(2, [*figure, rest])])
+    kinds = [(u.kind, u.text) for u in doc.units]
+    assert ("heading", "Flux (mJy)") not in kinds
+    (para,) = [u for u in doc.units if u.text.startswith("The outbursts")]
+    assert para.text.endswith("linked to SMBH accretion, as the light curves show in detail here.")
+    assert para.pages == (1, 2)
+    (fig,) = [u for u in doc.units if "Flux" in u.text]
+    assert fig.kind == "paragraph" and "500" in fig.text and "MJD" in fig.text
+    assert [u.kind for u in doc.units].count("caption") == 1
+
+
+def test_a_line_that_also_stands_in_the_body_is_not_a_running_head() -> None:
+    """A content line that opens some pages ("Try the following examples"
+    before a listing) and stands alone mid-page on others is content; the
+    running head above it stays furniture."""
+    pages = []
+    for n in range(1, 9):
+        at_top = n % 2 == 0
+        blocks = [_block(_line("A Running Header", 250, 30, size=8))]
+        if at_top:
+            blocks.append(_block(_line("Try the following examples", 72, 80)))
+        blocks.append(_block(_line(f"Body text of page {n} is long enough to be a line.", 72, 300)))
+        if not at_top:
+            blocks.append(_block(_line("Try the following examples", 72, 400)))
+        blocks.append(_block(_line(f"$ command {n}", 72, 420)))
+        pages.append(_page(n, blocks))
+    doc = _build(pages)
+    furniture = [u.text for u in doc.units if u.kind == "furniture"]
+    assert furniture.count("A Running Header") == 8
+    assert "Try the following examples" not in furniture

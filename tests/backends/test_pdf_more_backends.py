@@ -103,8 +103,9 @@ class _FakeRaw:
     """PDFium's text-page calls over a made-up page: characters, their text
     objects (``None``: a generated character, in no rectangle) and the page text."""
 
-    def __init__(self, chars: list[tuple[str, int | None]]) -> None:
+    def __init__(self, chars: list[tuple[str, int | None]], unmapped: tuple[int, ...] = ()) -> None:
         self.chars = chars
+        self.unmapped = unmapped  # characters whose font maps them to no Unicode
         # Each character is one UTF-16 code unit, the unit PDFium's text indices count.
         self.index = list(range(len(chars)))
         self.text = "".join(ch for ch, _ in chars)
@@ -135,6 +136,9 @@ class _FakeRaw:
     def FPDFText_GetTextIndexFromCharIndex(self, handle: object, k: int) -> int:
         return self.index[k]
 
+    def FPDFText_HasUnicodeMapError(self, handle: object, k: int) -> int:
+        return int(k in self.unmapped)
+
 
 class _FakeTextPage:
     def __init__(self, raw: _FakeRaw) -> None:
@@ -163,3 +167,19 @@ def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
     assert starts == [0, 5, 11]
     assert runs.texts(starts) == ["\U0001d45f=1 ", "where ", "radius"]
     assert [r[0] for r in runs.rects] == [0.0, 10.0, 20.0]
+
+
+def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
+    """A glyph PDFium maps to no Unicode (its code passed through as ``P``)
+    becomes U+FFFD in place, so the runs after it keep their text and the
+    assembly's glyph cleaning leaves it out."""
+    _needs("pypdfium2")
+    from docparse.backends.glyphs import count_unmapped, strip_unmapped
+    from docparse.backends.pypdfium2 import _Runs
+
+    chars = [(c, 0) for c in "Px"] + [(" ", None)] + [(c, 1) for c in "sum"]
+    raw = _FakeRaw(chars, unmapped=(0,))
+    runs = _Runs(_FakeTextPage(raw), raw)
+    texts = runs.texts(runs.starts())
+    assert texts == ["\ufffdx ", "sum"]
+    assert count_unmapped(texts[0]) == 1 and strip_unmapped(texts[0]) == "x "

@@ -25,7 +25,7 @@ from docparse.backends.tables import (
     split_stacked_rows,
 )
 
-ICDAR = ("icdar2013-eu-001", "icdar2013-us-001")
+ICDAR = ("icdar2013-eu-001", "icdar2013-us-001", "icdar2013-us-003", "icdar2013-eu-019-p3")
 
 
 # ------------------------------------------------------------------ helpers, synthetic

@@ -14,7 +14,7 @@ import pytest
 
 import docparse
 from align.metrics.tables import adjacency_relations, adjacency_scores, cell_f1
-from docparse.backends.table_candidates import numeric_regions, ruled_clusters
+from docparse.backends.table_candidates import can_split_columns, numeric_regions, ruled_clusters
 from docparse.backends.table_grid import merge_symbol_cells, shared_gaps, word_grid
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
@@ -77,6 +77,78 @@ def test_prose_page_runs_no_table_search(monkeypatch: pytest.MonkeyPatch, tmp_pa
     monkeypatch.setattr(pdfplumber.page.Page, "find_tables", refuse)
     doc = docparse.parse(pdf, backend="pdfplumber")
     assert doc.units and not any(u.table is not None for u in doc.units)
+
+
+def test_page_text_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One MuPDF text page per page serves the spans and the words of the table finders."""
+    import pymupdf
+
+    made: list[int] = []
+    get_textpage = pymupdf.Page.get_textpage
+    get_text = pymupdf.Page.get_text
+
+    def counted(self: Any, clip: Any = None, *a: Any, **k: Any) -> Any:
+        if clip is None:  # find_tables makes its own, clipped to its region
+            made.append(self.number)
+        return get_textpage(self, clip, *a, **k)
+
+    def shared(self: Any, *a: Any, **k: Any) -> Any:
+        assert k.get("textpage") is not None, "get_text made a text page of its own"
+        return get_text(self, *a, **k)
+
+    monkeypatch.setattr(pymupdf.Page, "get_textpage", counted)
+    monkeypatch.setattr(pymupdf.Page, "get_text", shared)
+    doc = docparse.parse(EU001, backend="pymupdf")
+    assert sum(u.table is not None for u in doc.units) >= 5
+    assert sorted(made) == list(range(doc.n_pages or 0))
+
+
+def test_can_split_columns_needs_three_edge_positions() -> None:
+    clip = (50, 100, 300, 200)
+    assert not can_split_columns([50, 300, 50.4, 299.8], clip)  # a box: one column
+    assert can_split_columns([50, 300, 170], clip)
+    assert not can_split_columns([50, 300, 400, 500], clip)  # edges beside the region
+    assert not can_split_columns([], clip)
+
+
+def test_boxed_paragraph_runs_no_table_search(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A frame around text has crossing rules but can hold one column only: no search."""
+    import pymupdf
+
+    pdf = tmp_path / "boxed.pdf"
+    with pymupdf.open() as out:
+        page = out.new_page()
+        text = "A framed note of prose, set in a box with nothing tabular in it. " * 8
+        page.insert_textbox(pymupdf.Rect(80, 110, 510, 300), text, fontsize=11)
+        page.draw_rect(pymupdf.Rect(72, 100, 520, 310))
+        page.draw_line((72, 130), (520, 130))  # a title band under the top edge
+        out.save(pdf)
+
+    def refuse(*_a: Any, **_k: Any) -> None:
+        raise AssertionError("a table search ran on a single-column box")
+
+    monkeypatch.setattr(pymupdf.Page, "find_tables", refuse)
+    doc = docparse.parse(pdf, backend="pymupdf")
+    assert doc.units and not any(u.table is not None for u in doc.units)
+
+
+def test_pdfplumber_builds_text_lines_once_per_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pdfplumber")
+    from docparse.backends import pdfplumber as backend
+
+    calls: list[int] = []
+    original = backend.lines_from_words
+
+    def counted(words: Any) -> Any:
+        calls.append(len(words))
+        return original(words)
+
+    monkeypatch.setattr(backend, "lines_from_words", counted)
+    doc = docparse.parse(EU001, backend="pdfplumber")
+    assert sum(u.table is not None for u in doc.units) >= 5
+    assert len(calls) == doc.n_pages
 
 
 # ------------------------------------------------------------------ the shared word grid

@@ -156,3 +156,74 @@ First \cite{z} then \cite{a}.
         bibtex=True,
     )
     assert texts == ["First [2] then [1]."]
+
+
+# The expected strings below are what pdflatex (TeX Live 2022, natbib 8.31, cite 5.5)
+# printed for the same sources, read from the PDF's text layer.
+_NATBIB_ITEMS = r"""
+\begin{thebibliography}{3}
+\bibitem[Jones et~al.(1990)Jones, Baker, and Williams]{j90} Jones, 1990.
+\bibitem[Jones et~al.(1991)Jones, Baker, and Williams]{j91} Jones, 1991.
+\bibitem[Smith(2001)]{s01} Smith, 2001.
+\end{thebibliography}
+\end{document}
+"""
+
+
+def test_natbib_merges_same_authors_and_places_undefined_marks(tmp_path: Path) -> None:
+    texts, flags = _paragraphs(
+        tmp_path,
+        "\\documentclass{article}\\usepackage{natbib}\\begin{document}\n"
+        "Merged \\citep{j90,j91,s01} and \\citet{j90,j91} and \\citep[see][p.~3]{j90,j91}; "
+        "unknown \\citep{zz,j90} and \\citep{j90,zz,s01} and \\citet{j90,zz} and \\citep{zz,zy}.\n"
+        + _NATBIB_ITEMS,
+    )
+    assert texts == [
+        "Merged (Jones et al., 1990, 1991; Smith, 2001) and Jones et al. (1990, 1991) and "
+        "(see Jones et al., 1990, 1991, p. 3); unknown (?Jones et al., 1990) and "
+        "(Jones et al., 1990; ?; Smith, 2001) and Jones et al. (1990); ? and (??)."
+    ]
+    assert "unresolved_cite" in flags
+    texts, _ = _paragraphs(
+        tmp_path,
+        "\\documentclass{article}\\usepackage[numbers]{natbib}\\begin{document}\n"
+        "Merged \\citep{j90,j91,s01} and \\citet{j90,j91}.\n" + _NATBIB_ITEMS,
+    )
+    assert texts == ["Merged [1, 2, 3] and Jones et al. [1, 2]."]
+
+
+def test_cite_package_and_superscript_numbers(tmp_path: Path) -> None:
+    items = (
+        "\\begin{thebibliography}{4}\\bibitem{a} A.\\bibitem{b} B.\\bibitem{c} C.\\bibitem{d} D."
+        "\\end{thebibliography}\\end{document}\n"
+    )
+    texts, _ = _paragraphs(
+        tmp_path,
+        "\\documentclass{article}\\usepackage{cite}\\begin{document}\n"
+        "Cited \\cite{c,a,b,d} and \\cite{a,c} and \\cite{a,zz}.\n" + items,
+    )
+    # cite sorts and compresses, with a thin space after the comma that the text layer drops
+    assert texts == ["Cited [1–4] and [1,3] and [?,1]."]
+    texts, _ = _paragraphs(
+        tmp_path,
+        "\\documentclass{article}\\usepackage[numbers,super]{natbib}\\begin{document}\n"
+        "As shown\\cite{a,b}.\n" + items,
+    )
+    assert texts == ["As shown1,2."]
+
+
+def test_nameref_prints_the_heading_and_pageref_a_placeholder(tmp_path: Path) -> None:
+    texts, flags = _paragraphs(
+        tmp_path,
+        r"""\documentclass{article}
+\usepackage{hyperref}
+\begin{document}
+\section{Related \emph{work}}\label{s:rel}
+See \nameref{s:rel} on page \pageref{s:rel}.
+\begin{figure}\caption{A plot}\label{f}\end{figure}
+Figure \nameref{f}.
+\end{document}
+""",
+    )
+    assert texts == ["See Related work on page ??. Figure A plot."]
+    assert "unresolved_ref" in flags

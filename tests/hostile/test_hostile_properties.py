@@ -185,7 +185,13 @@ def test_locate_finds_a_verbatim_unit(texts: list[str], data: st.DataObject) -> 
     if not candidates:
         return
     unit = data.draw(st.sampled_from(candidates))
-    assert locate(unit.text, doc).found
+    m = locate(unit.text, doc)
+    if m.status == "ambiguous":
+        # Another unit reads the same once punctuation and case fold away
+        # ('Word:Word:' and 'Word Word'): then no unit may be preferred.
+        assert unit.id in m.unit_ids and len(m.unit_ids) > 1 and m.coverage == 1.0
+        return
+    assert m.found
 
 
 @pytest.mark.parametrize(

@@ -632,7 +632,7 @@ def _jats_empty(d: Path, base: Path) -> None:
     "xxe.nxml",
     JATS,
     ("ok", "UnsafeInputError", "CorruptDocumentError"),
-    'external entity `SYSTEM "file:///.../secret.txt"` (see also tests/test_jats.py)',
+    'external entity `SYSTEM "file:///.../secret.txt"` (see also tests/formats/test_jats.py)',
 )
 def _jats_xxe(d: Path, base: Path) -> None:
     _put(
@@ -684,7 +684,7 @@ def _jats_xinclude(d: Path, base: Path) -> None:
     "laughs.nxml",
     JATS,
     ("ok", "UnsafeInputError", "CorruptDocumentError"),
-    "billion-laughs internal entities (see also tests/test_jats.py)",
+    "billion-laughs internal entities (see also tests/formats/test_jats.py)",
     bomb=True,
 )
 def _jats_laughs(d: Path, base: Path) -> None:

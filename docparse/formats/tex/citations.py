@@ -67,6 +67,9 @@ class Bibliography:
     year_sep: str = ", "
     compress: bool = False
     biblatex: bool = False
+    superscript: bool = False  # natbib/cite ``super``: numbers set as a superscript, no brackets
+    list_sep: str = ", "  # the cite package separates numbers by a thin space a PDF drops: 3,4
+    undefined_first: bool = False  # the cite package sorts an undefined key's ? first
 
     def defines(self, keys: Sequence[str]) -> bool:
         """Whether the build has a bibliography entry (a number or a label) for every key."""
@@ -95,23 +98,28 @@ class Bibliography:
             return None
         text = self._list([n for n in nums if n is not None])
         undefined = ["?"] * sum(n is None for n in nums)
-        text = ", ".join(x for x in (text, *undefined) if x)
+        listed = (*undefined, text) if self.undefined_first else (text, *undefined)
+        text = self.list_sep.join(x for x in listed if x)
         text = " ".join(x for x in (pre, text) if x)
         if post:
             text += f", {post}"
         if cmd in ("onlinecite", "citealp", "citenum", "citealt"):
             return text
+        if self.superscript and cmd in ("cite", "citep"):
+            return text
         if cmd in ("citet", "textcite"):
             authors = [self.entries.get(k) for k in keys]
-            if all(authors) and len(keys) == 1:
-                return f"{authors[0].authors} [{text}]"  # type: ignore[union-attr]
+            names = {a.authors for a in authors if a is not None}
+            if all(authors) and len(names) == 1:
+                # natbib's numeric \\citet: the (shared) authors, then the numbers
+                return f"{names.pop()} [{text}]"
         return f"[{text}]"
 
     def _list(self, nums: list[int]) -> str:
         if not nums:
             return ""
         if not self.compress:
-            return ", ".join(str(n) for n in nums)
+            return self.list_sep.join(str(n) for n in nums)
         nums = sorted(set(nums))
         runs: list[str] = []
         start = prev = nums[0]
@@ -124,45 +132,69 @@ class Bibliography:
                 if prev == start
                 else f"{start}–{prev}"
                 if prev > start + 1
-                else f"{start}, {prev}"
+                else f"{start}{self.list_sep}{prev}"
             )
             if n is not None:
                 start = prev = n
-        return ", ".join(runs)
+        return self.list_sep.join(runs)
 
     def _author_year(self, cmd: str, keys: Sequence[str], pre: str, post: str) -> str | None:
         found = [self.entries.get(k) for k in keys]
         if not keys or (self.biblatex and any(e is None for e in found)):
             return None
-        if any(e is None for e in found):
-            return self._undefined_author_year(cmd, len(keys), pre, post)
         entries = [e for e in found if e is not None]
+        if cmd in ("citeauthor", "citeyear") and len(entries) < len(found):
+            return "?" * len(found)
         if cmd == "citeauthor":
             return "; ".join(e.authors for e in entries)
         if cmd in ("citeyear", "citeyearpar"):
             years = ", ".join(e.year for e in entries)
             return f"({years})" if cmd == "citeyearpar" else years
-        if cmd in ("citet", "cite", "textcite"):
-            parts = [f"{e.authors} ({e.year})" for e in entries]
-            if post:
+        textual = cmd in ("citet", "cite", "textcite")
+        sep = " " if cmd == "citealt" else self.year_sep
+        parts = [
+            "?"
+            if years is None
+            else f"{authors} ({years})"
+            if textual
+            else f"{authors}{sep}{years}"
+            for authors, years in self._same_authors(found)
+        ]
+        if textual:
+            if post and parts[-1] != "?":
                 parts[-1] = parts[-1][:-1] + f", {post})"
-            return (pre + " " if pre else "") + "; ".join(parts)
-        inner = "; ".join(f"{e.authors}{self.year_sep}{e.year}" for e in entries)
-        if cmd == "citealt":
-            inner = "; ".join(f"{e.authors} {e.year}" for e in entries)
-        inner = " ".join(x for x in (pre, inner) if x)
+            return (pre + " " if pre else "") + self._natbib_join(parts)
+        inner = " ".join(x for x in (pre, self._natbib_join(parts)) if x)
         if post:
             inner += f", {post}"
         return inner if cmd in ("citealt", "citealp") else f"({inner})"
 
+    def _same_authors(self, entries: Sequence[BibEntry | None]) -> list[tuple[str, str | None]]:
+        """natbib lists the years of consecutive works of the same authors once:
+        ``Jones et al. (1990, 1991)``; biblatex's default styles do not. An
+        undefined key is ``(key, None)``."""
+        groups: list[tuple[str, list[str] | None]] = []
+        for e in entries:
+            last = groups[-1] if groups else None
+            if e is None:
+                groups.append(("", None))
+            elif last and last[1] is not None and last[0] == e.authors and not self.biblatex:
+                last[1].append(e.year)
+            else:
+                groups.append((e.authors, [e.year]))
+        return [(a, None if ys is None else ", ".join(ys)) for a, ys in groups]
+
     @staticmethod
-    def _undefined_author_year(cmd: str, n: int, pre: str, post: str) -> str:
-        """natbib's marker for keys with no entry: a ``?`` per key, no separators."""
-        marks = "?" * n
-        if cmd in ("citep", "citeyearpar") or cmd.startswith("paren"):
-            inner = " ".join(x for x in (pre, marks) if x) + (f", {post}" if post else "")
-            return f"({inner})"
-        return marks
+    def _natbib_join(parts: Sequence[str]) -> str:
+        """natbib's separator comes only after the first defined citation: an
+        undefined key prints a bare ``?`` (``(??)``, ``(?Jones, 1990)``,
+        ``(Jones, 1990; ?; Smith, 2001)``)."""
+        out = ""
+        started = False
+        for part in parts:
+            out += ("; " if started else "") + part
+            started = started or part != "?"
+        return out
 
 
 _USEPACKAGE = re.compile(r"\\usepackage\s*(?:\[([^\]]*)\])?\s*\{([^{}]*)\}")
@@ -265,13 +297,20 @@ def _natbib_mode(source: str, packages: dict[str, set[str]], bib: Bibliography) 
         opts = packages["natbib"]
         mode = not opts & {"numbers", "super"}
         bib.compress = bool(opts & {"compress", "sort&compress"})
+        bib.superscript = "super" in opts
+        if bib.superscript:
+            bib.list_sep = ","
     for style in _SETCITESTYLE.findall(source):
         if _options(style) & {"numbers", "super"}:
             mode = False
+            bib.superscript = "super" in _options(style)
         elif "authoryear" in _options(style):
             mode = True
     if "cite" in packages:
         bib.compress = True
+        bib.superscript = bool(packages["cite"] & {"super", "superscript"})
+        bib.list_sep = ","
+        bib.undefined_first = True
     return mode
 
 

@@ -184,6 +184,7 @@ def _macro_specs() -> list[ms.MacroSpec]:
         "includeteximage": "[{",
         "subfigure": "[[{",
         "subtable": "[[{",
+        "subfloat": "[[{",
         "IEEEauthorblockN": "{",
         "IEEEauthorblockA": "{",
         "IEEEPARstart": "{{",
@@ -456,7 +457,10 @@ _MAX_EXPANDED_CHARS = 250_000
 
 
 #: A run of plain characters (no LaTeX specials) long enough to slow pylatexenc.
-_LONG_RUN = re.compile(r"[^\\{}$%&~#^_]{4096,}")
+#: The lookbehind lets a match start only where a run starts: without it the
+#: search retried from every character of every shorter run (quadratic in the
+#: run length; 20 s on a 1 MB line with a command every 2 KB).
+_LONG_RUN = re.compile(r"(?<![^\\{}$%&~#^_])[^\\{}$%&~#^_]{4096,}")
 
 
 _RUN_STEP = 2048

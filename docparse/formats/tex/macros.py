@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from pylatexenc import latexwalker as lw
 
 from docparse.builder import UnitDraft
-from docparse.formats.tex.context import _l2t, _l2t_symbols
+from docparse.formats.tex.context import _l2t, _l2t_symbols, _walk_source
 from docparse.formats.tex.nodes import (
     _args,
     _group_body,
@@ -22,6 +22,7 @@ from docparse.formats.tex.nodes import (
 )
 from docparse.formats.tex.numbering import (
     UNKNOWN_REF,
+    _alph,
     render_named_ref,
     render_ref,
     render_sub_ref,
@@ -259,11 +260,13 @@ class MacrosMixin(ConverterBase):
         if self.ref_labels is None or not keys:
             # a fragment read without its document: nothing to number from
             return _SENTINEL
+        targets = [self.ref_labels.get(k) for k in keys]
+        if command in ("nameref", "Nameref") and all(t is not None and t.title for t in targets):
+            return self._name_ref([t.title for t in targets if t is not None])
         if command in _UNNUMBERED_REFS:
-            # page numbers and section titles are not known from the source
+            # page numbers (and titles of labels after no heading) are not in the source
             self.flags.add("unresolved_ref")
             return UNKNOWN_REF
-        targets = [self.ref_labels.get(k) for k in keys]
         if any(t is None for t in targets):
             self.flags.add("unresolved_ref")
         if all(t is not None and not t.number for t in targets):
@@ -275,6 +278,17 @@ class MacrosMixin(ConverterBase):
         if command.endswith("ref") and command[:-3] in _NAMED_REFS:
             return render_named_ref(command[:-3], targets)
         return render_ref(command, targets, self.autonames, self.crefnames)
+
+    def _name_ref(self, titles: list[str]) -> str:
+        """hyperref's ``\\nameref``: the heading or caption text the label follows."""
+        if self.naming:
+            # a title that names itself: LaTeX would loop, the twin prints it once
+            return _SENTINEL
+        self.naming = True
+        try:
+            return ", ".join(self._render_nodes(_walk_source(t)) for t in titles)
+        finally:
+            self.naming = False
 
     def _m_label(self, nodes: list[lw.LatexNode], i: int) -> int:
         node = _macro_node(nodes, i)
@@ -349,6 +363,10 @@ class MacrosMixin(ConverterBase):
         opt = _optional(node)
         if opt and opt[0] is not None:
             text, annotations = self._render_with_annotations([opt[0]])
+            if text and self.float_stack:
+                # the sub-caption prints its letter first: (a) Left panel
+                done = sum(c.raw.startswith("\\sub") for c in self.float_stack[-1].captions)
+                text = f"({_alph(done + 1)}) {text}"
             if text:
                 draft = UnitDraft(
                     kind="caption",

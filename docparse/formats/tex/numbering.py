@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = ["UNKNOWN_REF", "LabelTarget", "number_labels", "render_named_ref", "render_ref"]
 
@@ -151,6 +151,7 @@ class LabelTarget:
 
     number: str
     kind: str  # section, chapter, figure, table, equation, item, theorem name ...
+    title: str = ""  # what \\nameref prints: the LaTeX of the heading or caption
 
 
 @dataclass(slots=True)
@@ -221,6 +222,12 @@ def _group(text: str, start: int) -> tuple[str, int]:
     return "", start + 1
 
 
+def _title_at(source: str, pos: int) -> str:
+    """The mandatory argument after ``pos`` (past a ``*`` and an optional ``[..]``)."""
+    m = re.compile(r"\*?\s*(?:\[[^\]]*\]\s*)?(?:\{\w+\}\s*)?(?=\{)").match(source, pos)
+    return _group(source, m.end())[0].strip() if m else ""
+
+
 class _Numberer:
     def __init__(self, source: str) -> None:
         m = _CLASS.search(source)
@@ -280,6 +287,7 @@ class _Numberer:
         self.frames: list[_Frame] = []
         self.secnumdepth = 3 if not chaptered else 2
         self.in_appendix = False
+        self.name = ""  # hyperref's \\@currentlabelname: the last heading or caption
 
     # -- counters ------------------------------------------------------
     def value(self, name: str) -> str:
@@ -371,6 +379,7 @@ class _Numberer:
     def token(self, m: re.Match[str], source: str) -> None:  # noqa: C901
         if m.group("sec"):
             name = m.group("sec")
+            self.name = _title_at(source, m.end())
             if m.group("star") or _SECNUMDEPTH[name] > self.secnumdepth:
                 return
             kind = "appendix" if self.in_appendix and name == self.top else name
@@ -390,6 +399,7 @@ class _Numberer:
             if env is None or env.rstrip("*") not in _CAPTIONED:
                 return
             base = _CAPTIONED[env.rstrip("*")]
+            self.name = _title_at(source, m.end())
             if frame is not None and base in ("figure", "table"):
                 frame.captioned = True
             if self.tablenum is not None:
@@ -422,7 +432,8 @@ class _Numberer:
             else:
                 # before any numbered counter LaTeX's \@currentlabel is empty:
                 # the label exists and prints nothing
-                self.labels.setdefault(key, self.current or LabelTarget("", ""))
+                target = self.current or LabelTarget("", "")
+                self.labels.setdefault(key, replace(target, title=self.name))
         elif m.group("item"):
             depth = sum(f.env == "enumerate" for f in self.frames)
             if 1 <= depth <= 4 and self.frames and self.frames[-1].env == "enumerate":
@@ -464,14 +475,17 @@ class _Numberer:
 
     def sub_float(self, command: str) -> None:
         """``\\subfigure[..]{..}``/``\\subfloat`` (subfigure and subfig packages, jmlr):
-        its label prints the float's number and the letter, ``3(a)``."""
+        its label prints the float's number and the letter, ``3(a)`` (``3a`` for subfig)."""
         frame = self.float_frame()
         parent = "table" if command == "subtable" or (frame and "table" in frame.env) else "figure"
         sub = "sub" + parent
         self.step(sub)
         # before the float's own \caption its counter is not stepped yet
         number = self.counters.get(parent, 0) + (0 if frame and frame.captioned else 1)
-        self.current = LabelTarget(f"{number}({_alph(self.counters[sub])})", parent)
+        letter = _alph(self.counters[sub])
+        # the subfigure package (and jmlr) print 3(a); subfig's \\subfloat prints 3a
+        letter = letter if command == "subfloat" else f"({letter})"
+        self.current = LabelTarget(f"{number}{letter}", parent)
 
     def math_frame(self) -> _Frame | None:
         for f in reversed(self.frames):
@@ -674,6 +688,7 @@ def render_sub_ref(targets: Sequence[LabelTarget | None]) -> str:
     """What ``\\subfigref{keys}`` prints: the letters of sub-floats, ``(a) and (b)``."""
     nums = []
     for t in targets:
-        m = re.search(r"\([a-z]+\)$", t.number) if t is not None else None
-        nums.append(m.group() if m else t.number if t is not None else UNKNOWN_REF)
+        m = re.search(r"\(([a-z]+)\)$|(?<=\d)([a-z]+)$", t.number) if t is not None else None
+        letter = m and (m.group(1) or m.group(2))
+        nums.append(f"({letter})" if letter else t.number if t is not None else UNKNOWN_REF)
     return _listing(nums) if nums else ""

@@ -7,6 +7,7 @@ import re
 from pylatexenc import latexwalker as lw
 
 from docparse.builder import UnitDraft
+from docparse.formats._grid import cells_to_table
 from docparse.formats.tex.nodes import (
     _args,
     _group_body,
@@ -63,7 +64,6 @@ class _TableParser:
         self.caption_draft: UnitDraft | None = None
         self.label: str | None = None
         self.footnotes: list[str] = []
-        self.skip_from: int | None = None  # longtable: repeated head/foot rows
         self.drop_ranges: list[tuple[int, int]] = []
 
     def parse(
@@ -233,7 +233,7 @@ class _TableParser:
         finally:
             self.conv.cell_depth -= 1
         self.annotations.extend(annotations)
-        return text, max(col_span, 1), max(row_span, 1)
+        return text, max(row_span, 1), max(col_span, 1)
 
     # deluxetable ------------------------------------------------------------
 
@@ -314,46 +314,50 @@ def _aastex_columns(spec: str) -> list[str]:
     return out
 
 
+def _source_spans(row: list[tuple[str, int, int]], widths: list[int]) -> list[tuple[str, int, int]]:
+    """``row`` with each column span counted in source columns instead of the
+    typeset columns of an AASTeX preamble (a ``D`` column typesets as two)."""
+    out: list[tuple[str, int, int]] = []
+    c = 0
+    for text, row_span, col_span in row:
+        if col_span > 1:
+            covered = acc = 0
+            while acc < col_span and c + covered < len(widths):
+                acc += widths[c + covered]
+                covered += 1
+            col_span = max(1, covered)
+        out.append((text, row_span, col_span))
+        c += col_span
+    return out
+
+
 def _grid(
     rows: list[list[tuple[str, int, int]]],
     columns: list[str] | None = None,
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[CellSpan, ...]]:
-    """Lay cells with spans onto a rectangular grid.
+    """Lay ``(text, rowspan, colspan)`` cells onto a rectangular grid.
 
-    With AASTeX ``columns``, spans counted in typeset columns are converted
-    to source columns and hidden (``h``) columns are removed.
+    Each row lists the cells under a ``\\multirow`` itself, so cells are
+    placed one after the other. With AASTeX ``columns``, spans counted in
+    typeset columns are converted to source columns and hidden (``h``)
+    columns are removed.
     """
-    widths = [2 if c == "D" else 1 for c in columns] if columns else []
-    out: list[list[str]] = []
-    placed: list[tuple[int, int, int, int]] = []
-    for r, row in enumerate(rows):
-        cells: list[str] = []
-        for text, col_span, row_span in row:
-            c = len(cells)
-            if widths and col_span > 1:
-                covered = acc = 0
-                while acc < col_span and c + covered < len(widths):
-                    acc += widths[c + covered]
-                    covered += 1
-                col_span = max(1, covered)
-            cells.append(text)
-            cells.extend([""] * (col_span - 1))
-            if col_span > 1 or row_span > 1:
-                placed.append((r, c, min(row_span, len(rows) - r), col_span))
-        out.append(cells)
+    if columns:
+        widths = [2 if c == "D" else 1 for c in columns]
+        rows = [_source_spans(row, widths) for row in rows]
+    table = cells_to_table(rows, covered_listed=True)
     hidden = {k for k, c in enumerate(columns or []) if c == "h"}
-    if hidden:
-        out = [[cell for k, cell in enumerate(row) if k not in hidden] for row in out]
-        moved = []
-        for r, c, rs, cs in placed:
-            if c in hidden:
-                continue
-            new_c = c - sum(1 for h in hidden if h < c)
-            new_cs = cs - sum(1 for h in hidden if c <= h < c + cs)
-            if rs > 1 or new_cs > 1:
-                moved.append((r, new_c, rs, new_cs))
-        placed = moved
-    width = max((len(r) for r in out), default=0)
-    grid = tuple(tuple(r + [""] * (width - len(r))) for r in out)
-    spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in placed)
-    return grid, spans
+    if not hidden:
+        return table.rows, table.spans
+    grid = tuple(tuple(cell for k, cell in enumerate(row) if k not in hidden) for row in table.rows)
+    spans = []
+    for span in table.spans:
+        if span.col in hidden:
+            continue
+        col = span.col - sum(1 for h in hidden if h < span.col)
+        col_span = span.col_span - sum(
+            1 for h in hidden if span.col <= h < span.col + span.col_span
+        )
+        if span.row_span > 1 or col_span > 1:
+            spans.append(CellSpan(span.row, col, span.row_span, col_span))
+    return grid, tuple(spans)

@@ -63,6 +63,7 @@ class ConverterBase(ABC):
         self.warned: set[str] = set()
         # citation style and markers (None: a fragment without its document)
         self.bibliography: Bibliography | None = None
+        self.naming = False  # inside a \\nameref's title
 
     @property
     def buf(self) -> _Buf:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import unicodedata
 from pathlib import Path
 
 import pymupdf
@@ -20,7 +21,7 @@ from docparse.errors import ConfigError, MissingDependencyError
 from docparse.model import BBox, Document, Provenance
 from docparse.ocr import engine as engine_mod
 from docparse.ocr.engine import OcrEngine, OcrLine, OcrWord
-from docparse.ocr.pages import needs_ocr, ocr_records, page_content, skew
+from docparse.ocr.pages import needs_ocr, ocr_records, page_content, skew, unmapped_glyphs
 from docparse.ocr.rapidocr import MAX_PIECE_RATIO, cut_points, split_words
 from docparse.ocr.scan import ScanStyle, rasterize
 from docparse.ocr.tesseract import parse_tsv
@@ -44,6 +45,19 @@ def test_needs_ocr_by_mode_and_text_layer() -> None:
     assert not needs_ocr(text, "auto")
     assert needs_ocr(text, "force")
     assert not needs_ocr(empty, "off")
+
+
+def test_unmapped_glyphs_are_the_meaningless_code_points() -> None:
+    """The regex count agrees with the Unicode categories on every code point."""
+
+    def meaningless(ch: str) -> bool:
+        cat = unicodedata.category(ch)
+        return ch == "\ufffd" or cat in ("Co", "Cs") or (cat == "Cc" and not ch.isspace())
+
+    chars = [chr(c) for c in range(0x110000)]
+    expected = sum(map(meaningless, chars)), sum(not c.isspace() for c in chars)
+    assert unmapped_glyphs(_page("".join(chars))) == expected
+    assert unmapped_glyphs(_page("ab \ufffd\x07\t\ue000 c")) == (3, 6)
 
 
 def test_ocr_options_are_validated() -> None:
@@ -245,9 +259,6 @@ def test_rasterize_writes_image_only_pages(tmp_path: Path) -> None:
         assert doc[0].rect == pymupdf.open(src)[0].rect
 
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ocr"
-
-
 def _needs(engine: str) -> None:
     import importlib.util
     import shutil
@@ -268,14 +279,15 @@ def _needs(engine: str) -> None:
     ],
 )
 def test_scan_reads_like_its_text_layer(
-    scan: str, engine: str, min_recall: float, rotation: int
+    scan: str, engine: str, min_recall: float, rotation: int, fixtures_dir: Path
 ) -> None:
     from align.project import project
 
     _needs(engine)
-    gold = docparse.parse(FIXTURES / "pmlr-intro-text.pdf", config={"ocr": "off"})
+    ocr_dir = fixtures_dir / "ocr"
+    gold = docparse.parse(ocr_dir / "pmlr-intro-text.pdf", config={"ocr": "off"})
     with ocr_records() as records:
-        doc = docparse.parse(FIXTURES / scan, config={"ocr_engine": engine})
+        doc = docparse.parse(ocr_dir / scan, config={"ocr_engine": engine})
     assert [r.rotation for r in records] == [rotation]
     proj = project(gold, doc)
     assert proj.word_recall() >= min_recall, [u.text for u in doc.units]
@@ -284,7 +296,7 @@ def test_scan_reads_like_its_text_layer(
         assert [u.kind for u in doc.units] == [u.kind for u in gold.units]
     assert all(p.source == "ocr" and p.confidence for u in doc.units for p in u.provenance)
     # Boxes are on the displayed page, inside it.
-    with pymupdf.open(FIXTURES / scan) as pdf:
+    with pymupdf.open(ocr_dir / scan) as pdf:
         width = pdf[0].rect.width
     assert all(0 <= u.bbox.x0 < u.bbox.x1 <= width + 1 for u in doc.units if u.bbox)
 

@@ -1,0 +1,224 @@
+"""Layout checks of a PDF backend on every corpus PDF that has a twin.
+
+For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
+``books`` ``.txt``, wiki ``.html``; the gold tables of ``csv_tables`` and
+``tables_icdar2013``), prints:
+
+* ``furn``: furniture units, and ``lost``: distinct furniture texts (of at
+  least two comparison words, as :func:`align.project.comparison_words` makes
+  them) that are a whole table row or cell, paragraph or paragraph line of the
+  twin more often than the parse's content units hold them anywhere, so a
+  furniture unit took content. A twin's running text that merely mentions a
+  running head ("see Chapter 4 Simple Example") does not count. Lone page
+  numbers are too short to be judged this way and are left out.
+* ``leaks``: running headers, banners and page numbers that stayed in
+  content units (:func:`benchmarks.pdf_coverage.leaks`, against pdftotext).
+* ``fffd``/``cid``: U+FFFD and ``(cid:`` in unit texts and table cells.
+* ``UR@0.9``: twin unit recall at similarity 0.9 (:func:`align.project.project`;
+  full twins only), and ``caps``: twin tables with a caption, then how many of
+  them the parse found with a caption that holds the twin caption's words
+  (at least 80% of them).
+
+    python -m benchmarks.pdf_layout [--backend pymupdf] [--show-leaks] [--only NAME ...]
+
+``--show-leaks`` lists the lost furniture texts, the running-line leaks and
+the unlinked captions. Without the corpus, nothing is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("DO_NOT_TRACK", "1")
+
+import docparse
+from align.project import Projection, comparison_words, project
+from align.readers.tables import read_gold_tables
+from benchmarks.pdf_coverage import CORPUS, leaks, pdftotext_pages
+from benchmarks.pdf_glyphs import unit_texts
+from docparse.model import Document
+
+#: Arguments of a short run (``python -m benchmarks.run --quick``).
+QUICK_ARGS = ["--corpus", "{corpus}", "--only", "acmart-sample-sigconf"]
+
+_TWIN_SUFFIXES = {"research": (".tex",), "s2orc": (".json",), "books": (".txt",)}
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A corpus PDF and its twin: a document to parse, or only gold tables (``twin`` None)."""
+
+    name: str
+    pdf: Path
+    twin: Path | None
+
+
+def _folders(parent: Path) -> list[Path]:
+    return sorted(d for d in parent.iterdir() if d.is_dir()) if parent.is_dir() else []
+
+
+def pairs(corpus: Path) -> Iterator[Pair]:
+    """Every PDF of ``corpus`` with a twin, folder by folder."""
+    for folder, suffixes in _TWIN_SUFFIXES.items():
+        for d in _folders(corpus / folder):
+            pdfs = sorted(d.glob("*.pdf"))
+            twins = sorted(p for p in d.iterdir() if p.suffix in suffixes)
+            if pdfs and twins:
+                twin = next((t for t in twins if t.stem == pdfs[0].stem), twins[0])
+                yield Pair(d.name, pdfs[0], twin)
+    for d in _folders(corpus / "qa_evidence"):
+        pdfs, htmls = sorted(d.glob("*.pdf")), sorted(d.glob("*.html"))
+        if pdfs and htmls:
+            yield Pair(d.name, pdfs[0], htmls[0])
+    for folder in ("csv_tables", "tables_icdar2013"):
+        for d in _folders(corpus / folder):
+            pdfs = sorted(d.glob("*.pdf"))
+            if pdfs and (any(d.glob("*.csv")) or any(d.glob("*-str.xml"))):
+                yield Pair(f"{folder}/{d.name}", pdfs[0], None)
+
+
+def _phrase(text: str) -> str:
+    return " ".join(comparison_words(text)[0])
+
+
+def _haystack(texts: list[str]) -> str:
+    # Units apart, so a phrase is never counted across two of them.
+    return " | ".join(f" {_phrase(t)} " for t in texts)
+
+
+def _count(hay: str, phrase: str) -> int:
+    return hay.count(f" {phrase} ")
+
+
+#: Twin unit kinds that hold running text.
+_TEXT_KINDS = ("paragraph", "list_item", "abstract", "code", "quote", "footnote")
+
+
+def twin_texts(pair: Pair, twin: Document | None) -> list[str]:
+    """The twin's table and paragraph pieces: each table row and cell, each
+    paragraph and each of its source lines (a line of a code block)."""
+    tables = (
+        [t.rows for t in read_gold_tables(pair.pdf.parent)]
+        if twin is None
+        else [u.table.rows for u in twin.units if u.table is not None]
+    )
+    out = [piece for rows in tables for r in rows for piece in (" ".join(r), *r)]
+    if twin is not None:
+        for u in twin.units:
+            if u.kind in _TEXT_KINDS:
+                lines = u.raw.splitlines()
+                out.extend(lines if len(lines) > 1 else [u.text])
+    return out
+
+
+def lost_to_furniture(doc: Document, twin_text: list[str]) -> list[tuple[str, int, int]]:
+    """(furniture text, twin count, parse count) for furniture whose whole text
+    is a twin piece (:func:`twin_texts`) more often than the parse's content
+    units and table rows hold it anywhere: text a furniture unit took from content."""
+    furniture = {_phrase(u.text): u.text for u in doc.units if u.kind == "furniture"}
+    pieces = Counter(_phrase(t) for t in twin_text)
+    ours = [u.text for u in doc.content_units()]
+    ours += [" ".join(r) for u in doc.units if u.table is not None for r in u.table.rows]
+    our_hay = _haystack(ours)
+    out = []
+    for phrase, text in furniture.items():
+        if len(phrase.split()) < 2 or not pieces[phrase]:
+            continue
+        have = _count(our_hay, phrase)
+        if pieces[phrase] > have:
+            out.append((" ".join(text.split()), pieces[phrase], have))
+    return out
+
+
+def caption_links(doc: Document, twin: Document, proj: Projection) -> tuple[int, int, list[str]]:
+    """(twin tables with a caption, of them found with their caption, unlinked captions)."""
+    by_id = {u.id: u for u in doc.units}
+    twin_by_id = {u.id: u for u in twin.units}
+    total, linked, missing = 0, 0, []
+    for tp in proj.tables:
+        gold = twin_by_id[tp.twin_id].table
+        if gold is None or not gold.caption:
+            continue
+        total += 1
+        found = by_id.get(tp.parsed_id) if tp.parsed_id and tp.found else None
+        got = found.table.caption if found is not None and found.table is not None else None
+        want = Counter(comparison_words(gold.caption)[0])
+        have = Counter(comparison_words(got or "")[0])
+        if want and sum((want & have).values()) >= 0.8 * sum(want.values()):
+            linked += 1
+        else:
+            state = "no table" if found is None else f"caption {got!r}"
+            missing.append(f"{gold.caption[:60]!r}: {state}")
+    return total, linked, missing
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--backend", default="pymupdf")
+    ap.add_argument("--only", action="append", help="a pair whose name holds this (repeatable)")
+    ap.add_argument("--show-leaks", action="store_true")
+    args = ap.parse_args(argv)
+    print(
+        f"{'pair':44} {'pages':>5} {'furn':>5} {'lost':>4} {'leaks':>5} {'fffd':>4} {'cid':>4}"
+        f" {'UR@0.9':>6} {'caps':>7} {'cpu s':>6}"
+    )
+    totals: Counter[str] = Counter()
+    recalls: list[float] = []
+    for pair in pairs(args.corpus):
+        if args.only and not any(o in pair.name for o in args.only):
+            continue
+        t0 = time.process_time()
+        doc = docparse.parse(pair.pdf, backend=args.backend)
+        cpu = time.process_time() - t0
+        twin = docparse.parse(pair.twin) if pair.twin is not None else None
+        lost = lost_to_furniture(doc, twin_texts(pair, twin))
+        lk = leaks(doc, pdftotext_pages(pair.pdf))
+        texts = unit_texts(doc)
+        fffd = sum(t.count("\ufffd") for t in texts)
+        cid = sum(t.count("(cid:") for t in texts)
+        ur, caps, unlinked = "     -", "      -", []
+        if twin is not None:
+            proj = project(twin, doc)
+            recall = proj.unit_recall(0.9)
+            recalls.append(recall)
+            ur = f"{recall:6.3f}"
+            n, ok, unlinked = caption_links(doc, twin, proj)
+            caps = f"{ok:>3}/{n:<3}"
+            totals["captions"] += n
+            totals["linked"] += ok
+        furn = sum(u.kind == "furniture" for u in doc.units)
+        totals.update({"furniture": furn, "lost": len(lost), "leaks": len(lk)})
+        totals.update({"fffd": fffd, "cid": cid})
+        print(
+            f"{pair.name[-44:]:44} {doc.n_pages:>5} {furn:>5} {len(lost):>4} {len(lk):>5}"
+            f" {fffd:>4} {cid:>4} {ur} {caps} {cpu:>6.1f}"
+        )
+        if args.show_leaks:
+            for text, want, have in lost[:10]:
+                print(f"    furniture holds content: {text[:80]!r} (twin {want}, parse {have})")
+            for page, line in lk[:10]:
+                print(f"    leak p{page}: {line[:80]!r}")
+            for line in unlinked:
+                print(f"    caption not linked: {line}")
+        sys.stdout.flush()
+    mean = statistics.fmean(recalls) if recalls else float("nan")
+    print(
+        f"total: furniture {totals['furniture']}, lost to furniture {totals['lost']},"
+        f" running-line leaks {totals['leaks']}, U+FFFD {totals['fffd']}, (cid: {totals['cid']},"
+        f" captions linked {totals['linked']}/{totals['captions']},"
+        f" mean UR@0.9 {mean:.3f} over {len(recalls)} twins"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
