@@ -31,8 +31,10 @@ def _console() -> Any:
     from rich.console import Console
 
     console = Console()
-    # Piped output has no width; rich would squeeze the table into 80 columns.
-    return console if console.is_terminal else Console(width=130)
+    # Piped output has no width; rich would squeeze the table into 80 columns
+    # and cut its figures to "0.…" once six systems make it wide. A table is
+    # only as wide as its cells, so a generous width costs nothing.
+    return console if console.is_terminal else Console(width=400)
 
 
 def _f(value: Any, digits: int = 3) -> str:
