@@ -14,6 +14,9 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
 * ``leaks``: running headers, banners and page numbers that stayed in
   content units (:func:`benchmarks.pdf_coverage.leaks`, against pdftotext).
 * ``fffd``/``cid``: U+FFFD and ``(cid:`` in unit texts and table cells.
+* ``heads``: twin headings found as headings in the parse (same words, a
+  section number left out), then how many of those sit at the twin's depth
+  (the length of their section path; full twins only).
 * ``UR@0.9``: twin unit recall at similarity 0.9 (:func:`align.project.project`;
   full twins only), and ``caps``: twin tables with a caption, then how many of
   them the parse found with a caption that holds the twin caption's words
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import time
@@ -44,7 +48,7 @@ from align.project import Projection, comparison_words, project
 from align.readers.tables import read_gold_tables
 from benchmarks.pdf_coverage import CORPUS, leaks, pdftotext_pages
 from benchmarks.pdf_glyphs import unit_texts
-from docparse.model import Document
+from docparse.model import Document, SourceUnit
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["--corpus", "{corpus}", "--only", "acmart-sample-sigconf"]
@@ -138,6 +142,43 @@ def lost_to_furniture(doc: Document, twin_text: list[str]) -> list[tuple[str, in
     return out
 
 
+_NUMBER = re.compile(r"^(?:appendix\s+)?(?:[A-Z]|\d+|[IVXL]+)(?:\.\d+)*[.:]?\s+", re.IGNORECASE)
+
+
+def _heading_key(text: str) -> str:
+    return " ".join(comparison_words(_NUMBER.sub("", text.strip()))[0])
+
+
+def _depth(u: SourceUnit) -> int:
+    """A heading's depth: twins' paths end with the heading, PDF parses' with its parent."""
+    own = bool(u.section) and u.section[-1] == u.text
+    return len(u.section) if own else len(u.section) + 1
+
+
+def heading_levels(doc: Document, twin: Document) -> tuple[int, int, int, list[str]]:
+    """(twin headings, found as parse headings, found at the twin's depth, wrong depths)."""
+    ours: dict[str, list[SourceUnit]] = {}
+    for u in doc.units:
+        if u.kind == "heading":
+            ours.setdefault(_heading_key(u.text), []).append(u)
+    total = found = right = 0
+    wrong = []
+    for g in twin.units:
+        if g.kind != "heading" or not _heading_key(g.text):
+            continue
+        total += 1
+        cands = ours.get(_heading_key(g.text))
+        if not cands:
+            continue
+        found += 1
+        u = cands.pop(0)
+        if _depth(u) == _depth(g):
+            right += 1
+        else:
+            wrong.append(f"{u.text[:50]!r}: depth {_depth(u)}, twin {_depth(g)}")
+    return total, found, right, wrong
+
+
 def caption_links(doc: Document, twin: Document, proj: Projection) -> tuple[int, int, list[str]]:
     """(twin tables with a caption, of them found with their caption, unlinked captions)."""
     by_id = {u.id: u for u in doc.units}
@@ -169,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     print(
         f"{'pair':44} {'pages':>5} {'furn':>5} {'lost':>4} {'leaks':>5} {'fffd':>4} {'cid':>4}"
-        f" {'UR@0.9':>6} {'caps':>7} {'cpu s':>6}"
+        f" {'heads':>9} {'UR@0.9':>6} {'caps':>7} {'cpu s':>6}"
     )
     totals: Counter[str] = Counter()
     recalls: list[float] = []
@@ -185,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         texts = unit_texts(doc)
         fffd = sum(t.count("\ufffd") for t in texts)
         cid = sum(t.count("(cid:") for t in texts)
-        ur, caps, unlinked = "     -", "      -", []
+        ur, caps, heads, unlinked, wrong = "     -", "      -", "        -", [], []
         if twin is not None:
             proj = project(twin, doc)
             recall = proj.unit_recall(0.9)
@@ -195,12 +236,15 @@ def main(argv: list[str] | None = None) -> int:
             caps = f"{ok:>3}/{n:<3}"
             totals["captions"] += n
             totals["linked"] += ok
+            nh, fh, rh, wrong = heading_levels(doc, twin)
+            heads = f"{rh:>3}/{fh:>2}/{nh:<2}"
+            totals.update({"headings": nh, "found": fh, "depth": rh})
         furn = sum(u.kind == "furniture" for u in doc.units)
         totals.update({"furniture": furn, "lost": len(lost), "leaks": len(lk)})
         totals.update({"fffd": fffd, "cid": cid})
         print(
             f"{pair.name[-44:]:44} {doc.n_pages:>5} {furn:>5} {len(lost):>4} {len(lk):>5}"
-            f" {fffd:>4} {cid:>4} {ur} {caps} {cpu:>6.1f}"
+            f" {fffd:>4} {cid:>4} {heads} {ur} {caps} {cpu:>6.1f}"
         )
         if args.show_leaks:
             for text, want, have in lost[:10]:
@@ -209,12 +253,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    leak p{page}: {line[:80]!r}")
             for line in unlinked:
                 print(f"    caption not linked: {line}")
+            for line in wrong[:10]:
+                print(f"    heading depth: {line}")
         sys.stdout.flush()
     mean = statistics.fmean(recalls) if recalls else float("nan")
     print(
         f"total: furniture {totals['furniture']}, lost to furniture {totals['lost']},"
         f" running-line leaks {totals['leaks']}, U+FFFD {totals['fffd']}, (cid: {totals['cid']},"
         f" captions linked {totals['linked']}/{totals['captions']},"
+        f" headings found {totals['found']}/{totals['headings']}"
+        f" ({totals['depth']} at the twin's depth),"
         f" mean UR@0.9 {mean:.3f} over {len(recalls)} twins"
     )
     return 0
