@@ -6,7 +6,7 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
 
 * ``furn``: furniture units, and ``lost``: distinct furniture texts (of at
   least two comparison words, as :func:`align.project.comparison_words` makes
-  them) that are a whole table row or cell, paragraph or paragraph line of the
+  them) that are a whole table row or cell, paragraph or line of a code block of the
   twin more often than the parse's content units hold them anywhere, so a
   furniture unit took content. A twin's running text that merely mentions a
   running head ("see Chapter 4 Simple Example") does not count. Lone page
@@ -46,7 +46,7 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 import docparse
 from align.project import Projection, comparison_words, project
 from align.readers.tables import read_gold_tables
-from benchmarks.pdf_coverage import CORPUS, leaks, pdftotext_pages
+from benchmarks.pdf_coverage import CORPUS, leaks, pdftotext_layout
 from benchmarks.pdf_glyphs import unit_texts
 from docparse.model import Document, SourceUnit
 
@@ -108,7 +108,7 @@ _TEXT_KINDS = ("paragraph", "list_item", "abstract", "code", "quote", "footnote"
 
 def twin_texts(pair: Pair, twin: Document | None) -> list[str]:
     """The twin's table and paragraph pieces: each table row and cell, each
-    paragraph and each of its source lines (a line of a code block)."""
+    paragraph, and each line of a code block."""
     tables = (
         [t.rows for t in read_gold_tables(pair.pdf.parent)]
         if twin is None
@@ -118,8 +118,12 @@ def twin_texts(pair: Pair, twin: Document | None) -> list[str]:
     if twin is not None:
         for u in twin.units:
             if u.kind in _TEXT_KINDS:
-                lines = u.raw.splitlines()
-                out.extend(lines if len(lines) > 1 else [u.text])
+                out.append(u.text)
+            # A code block's lines each stand alone; a prose paragraph's
+            # source lines are only where the twin's text happened to wrap
+            # ("... see" / "Chapter 5, Basics." is no piece of its own).
+            if u.kind == "code":
+                out.extend(u.raw.splitlines())
     return out
 
 
@@ -222,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu = time.process_time() - t0
         twin = docparse.parse(pair.twin) if pair.twin is not None else None
         lost = lost_to_furniture(doc, twin_texts(pair, twin))
-        lk = leaks(doc, pdftotext_pages(pair.pdf))
+        lk = leaks(doc, pdftotext_layout(pair.pdf))
         texts = unit_texts(doc)
         fffd = sum(t.count("\ufffd") for t in texts)
         cid = sum(t.count("(cid:") for t in texts)

@@ -128,6 +128,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
     """
     n = len(pages)
     main_font = body_font(pages)
+    common = _body_styles(pages)
     candidates: list[tuple[Item, str, bool]] = []
     counts: Counter[str] = Counter()
     # (top, baseline rounded, size rounded, font) -> pages with an item there
@@ -151,8 +152,12 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             if key not in seen:
                 counts[key] += 1
                 seen.add(key)
-            small = body > 0 and it.size <= 0.92 * body
-            distinct = bool(main_font) and it.font != main_font
+            # A style the body of the document uses (code listings in a
+            # monospace font, Latin text in a CJK book) is content's style,
+            # however small or unlike the main font it is.
+            usual = _style(it) in common
+            small = body > 0 and it.size <= 0.92 * body and not usual
+            distinct = bool(main_font) and it.font != main_font and not usual
             apart = _set_apart(it, p, top)
             if _FURNITURE_TEXT.search(text) and (small or distinct or extreme) and apart:
                 it.kind = "furniture"
@@ -179,6 +184,24 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             for it in items:
                 it.kind = "furniture"
     _mark_page_numbers(pages)
+
+
+def _style(it: Item) -> tuple[str, float]:
+    return it.font, round(it.size * 2) / 2
+
+
+def _body_styles(pages: Sequence[PageItems], share: float = 0.02) -> set[tuple[str, float]]:
+    """Font and size pairs of at least ``share`` of the text outside the margin bands."""
+    chars: Counter[tuple[str, float]] = Counter()
+    for p in pages:
+        for it in p.items:
+            if it.table is not None or not it.lines:
+                continue
+            if it.bbox.y1 <= BAND * p.height or it.bbox.y0 >= (1 - BAND) * p.height:
+                continue
+            chars[_style(it)] += it.chars
+    total = sum(chars.values())
+    return {s for s, c in chars.items() if c >= share * total}
 
 
 def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
