@@ -11,10 +11,46 @@ signs join the value they belong to (:func:`merge_symbol_cells`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 from docparse.backends.table_candidates import Box4, Word, is_number
 from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
+
+#: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
+_LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
+
+
+def without_leaders(words: Iterable[Word]) -> list[Word]:
+    """Words with dot leaders and typed rules taken out.
+
+    A typewriter table leads each row label to its first value with dots
+    (``0.99 ........ 800``) and underlines its header with a line of hyphens:
+    a reader sees the dots as the gap between two cells and the hyphens as a
+    rule, never as cell text. A word that is all leader is dropped; a leader
+    at either end of a word is cut off and the word's box shrunk in
+    proportion to the characters left (the label ``0.99`` of ``0.99......``).
+    A lone ``-`` or ``—`` (a nil value) and an ellipsis of two dots stay.
+    """
+    out: list[Word] = []
+    for w in words:
+        text = w[4]
+        if _LEADER.fullmatch(text.strip()):
+            continue
+        m = _LEADER.search(text)
+        if m is None:
+            out.append(w)
+            continue
+        n = len(text)
+        if m.end() == n and m.start() > 0:
+            keep = text[: m.start()].rstrip()
+            out.append((w[0], w[1], w[0] + (w[2] - w[0]) * len(keep) / n, w[3], keep))
+        elif m.start() == 0 and m.end() < n:
+            keep = text[m.end() :].lstrip()
+            out.append((w[2] - (w[2] - w[0]) * len(keep) / n, w[1], w[2], w[3], keep))
+        else:
+            out.append(w)
+    return out
 
 
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
@@ -270,11 +306,11 @@ def word_grid(
     rules) add column boundaries to the gaps where no gap is near them: a
     table ruled between column groups only.
     """
-    inside = [
+    inside = without_leaders(
         w
         for w in words
         if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
-    ]
+    )
     if not inside:
         return None
     heights = sorted(w[3] - w[1] for w in inside)
@@ -353,3 +389,108 @@ def _join_wrapped_header_lines(
         else:
             out.append(grid[i])
     return out
+
+
+def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
+    """``clip`` cut into one region per table where a table's header recurs below its body.
+
+    Two tables of one layout printed one under the other ("Design effect"
+    over 1.0-1.6, then again over 1.7-3.5) are read as one region by a
+    finder that sees only rows of numbers. A reader sees the second header
+    and starts a new table there: a row without values below the first row
+    of values whose text is the same as one of the header rows above that
+    row starts a new table, together with the rows without values right
+    above it (the rest of its header). Returns ``[clip]`` when no header
+    recurs.
+    """
+    inside = without_leaders(
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    )
+    rows = baseline_rows(inside)
+
+    def valued(r: Sequence[Word]) -> bool:
+        return sum(is_number(w[4]) and w[4][-1] != "," for w in r) >= 2
+
+    def text(r: Sequence[Word]) -> str:
+        return " ".join(w[4] for w in r)
+
+    first = next((i for i, r in enumerate(rows) if valued(r)), None)
+    if first is None or first == 0:
+        return [(clip[0], clip[1], clip[2], clip[3])]
+    heads = {text(r) for r in rows[:first] if any(c.isalpha() for c in text(r))}
+    starts: list[int] = []
+    seen_values = True
+    for i in range(first + 1, len(rows)):
+        if valued(rows[i]):
+            seen_values = True
+            continue
+        if seen_values and text(rows[i]) in heads:
+            start = i
+            while start - 1 > (starts[-1] if starts else first) and not valued(rows[start - 1]):
+                start -= 1
+            starts.append(start)
+            seen_values = False
+    if not starts:
+        return [(clip[0], clip[1], clip[2], clip[3])]
+    out: list[Box4] = []
+    top = clip[1]
+    for s in starts:
+        cut = (max(w[3] for w in rows[s - 1]) + min(w[1] for w in rows[s])) / 2
+        out.append((clip[0], top, clip[2], cut))
+        top = cut
+    out.append((clip[0], top, clip[2], clip[3]))
+    return out
+
+
+def side_by_side_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
+    """``clip`` cut into one region per table where tables stand side by side.
+
+    A long two-column list is printed as two or three tables next to each
+    other, each with the same header (``Age | Total population`` three times
+    over). A reader sees the header repeat along its line and reads each
+    repetition with the columns under it as a table of its own. A header
+    line (above the first row of values) whose phrases are one sequence
+    repeated two or more times is cut between the repetitions, in a gap no
+    word of that line or the rows below crosses. Returns ``[clip]`` when no header repeats.
+    """
+    whole: list[Box4] = [(clip[0], clip[1], clip[2], clip[3])]
+    inside = without_leaders(
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    )
+    if not inside:
+        return whole
+    heights = sorted(w[3] - w[1] for w in inside)
+    min_gap = 0.8 * heights[len(heights) // 2]
+    rows = baseline_rows(inside)
+    for row in rows:
+        if sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2:
+            break  # only header lines above the body
+        phrases = _phrases(row, min_gap)
+        texts = [" ".join(w[4] for w in p) for p in phrases]
+        n = len(texts)
+        for k in range(1, n // 2 + 1):
+            if n % k or any(texts[i] != texts[i % k] for i in range(n)):
+                continue
+            if not any(c.isalpha() for t in texts[:k] for c in t):
+                continue
+            # Each cut in the widest gap that no word of this line or below
+            # crosses (a title above runs over all of them), between the last
+            # header of one table and the first of the next.
+            spans = [(w[0], w[2]) for r in rows[rows.index(row) :] for w in r]
+            found = [
+                _cut_in(phrases[g - 1][-1][0], phrases[g][0][2], spans, min_gap)
+                for g in range(k, n, k)
+            ]
+            cuts = [x for x in found if x is not None]
+            if len(cuts) < len(found):
+                continue
+            # A title line above the repeated header runs over all the tables:
+            # it belongs to none of them.
+            top = min(w[1] for w in row) - 1
+            xs = [clip[0], *cuts, clip[2]]
+            return [(a, top, b, clip[3]) for a, b in pairwise(xs)]
+    return whole
