@@ -331,8 +331,9 @@ def word_grid(
     if len(xs) < 3:
         return None
     n = len(xs) - 1
+    first_values = next((i for i, r in enumerate(rows) if _valued(r)), len(rows))
     grid: list[list[str]] = []
-    for row in rows:
+    for ri, row in enumerate(rows):
         cells: list[list[str]] = [[] for _ in range(n)]
         # With drawn edges, a phrase that crosses a rule is two cells; a phrase
         # of numbers set a space apart is several cells, one per number.
@@ -342,11 +343,16 @@ def word_grid(
                 pieces.extend([w] for w in p)
             else:
                 pieces.append(p)
+        placed: list[int] = []
         for piece in pieces:
             x = (piece[0][0] + piece[0][2]) / 2 if edges or len(piece) == 1 else piece[0][0] + 0.5
             col = 0
             while col < n - 1 and x > xs[col + 1]:
                 col += 1
+            placed.append(col)
+        if ri < first_values and not edges:
+            placed = _spanning_starts(pieces, placed, xs, min_gap)
+        for piece, col in zip(pieces, placed, strict=True):
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
     grid = _join_wrapped_header_lines(grid, rows)
@@ -357,6 +363,60 @@ def word_grid(
         max(w[3] for w in inside),
     )
     return box, merge_symbol_cells(grid)
+
+
+def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: float) -> bool:
+    """Most ``rows`` start their stretch ``lo..hi`` with a label, not a value."""
+    firsts = [
+        " ".join(w[4] for w in _phrases([w for w in r if lo <= w[0] < hi], min_gap)[0])
+        for r in rows
+        if any(lo <= w[0] < hi for w in r)
+    ]
+    return bool(firsts) and sum(not is_number(t) for t in firsts) >= 0.6 * len(firsts)
+
+
+def _valued(row: Sequence[Word]) -> bool:
+    """A row of values: two or more numbers (a date's day, ``31,``, is none)."""
+    return sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2
+
+
+def _spanning_starts(
+    pieces: Sequence[Sequence[Word]], placed: Sequence[int], xs: Sequence[float], min_gap: float
+) -> list[int]:
+    """Columns of a header line's pieces, a spanning header in the first column it spans.
+
+    A header centred over a group of columns ("Year of data" over four years)
+    crosses the gaps between them; its left end falls in whichever column
+    the centring puts it, one or two right of the group's first. A reader
+    takes it as heading the whole group: the columns around it up to its
+    neighbours in the line, whose middle is its middle. Of the runs of
+    columns that hold every column it overlaps and no neighbour's, the one
+    centred on it (within a tenth of its width; the widest of those) gives
+    its column: the run's first, as ICDAR-2013 places spanning cells.
+    """
+    n = len(xs) - 1
+    out = list(placed)
+    for i, piece in enumerate(pieces):
+        lo, hi = piece[0][0], max(w[2] for w in piece)
+        over = [
+            c for c in range(n) if lo < xs[c + 1] - 0.5 * min_gap and hi > xs[c] + 0.5 * min_gap
+        ]
+        if len(over) < 2:
+            continue
+        left = out[i - 1] + 1 if i > 0 else 0
+        right = placed[i + 1] - 1 if i + 1 < len(pieces) else n - 1
+        if left > over[0] or right < over[-1]:
+            continue
+        mid = (lo + hi) / 2
+        best: tuple[float, int] | None = None
+        for a in range(left, over[0] + 1):
+            for b in range(over[-1], right + 1):
+                centred = abs((xs[a] + xs[b + 1]) / 2 - mid) <= 0.1 * (hi - lo)
+                if centred and (best is None or b - a > best[0]):
+                    best = (b - a, a)
+        if best is not None:
+            out[i] = best[1]
+    return out
 
 
 def _join_wrapped_header_lines(
@@ -453,7 +513,9 @@ def side_by_side_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Bo
     repetition with the columns under it as a table of its own. A header
     line (above the first row of values) whose phrases are one sequence
     repeated two or more times is cut between the repetitions, in a gap no
-    word of that line or the rows below crosses. Returns ``[clip]`` when no header repeats.
+    word of that line or the rows below crosses, when each repetition has
+    row labels of its own (most rows of values start it with a label).
+    Returns ``[clip]`` when no header repeats.
     """
     whole: list[Box4] = [(clip[0], clip[1], clip[2], clip[3])]
     inside = without_leaders(
@@ -488,9 +550,15 @@ def side_by_side_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Bo
             cuts = [x for x in found if x is not None]
             if len(cuts) < len(found):
                 continue
+            xs = [clip[0], *cuts, clip[2]]
+            # Each table has its own row labels; a column group repeating its
+            # subheaders ("Total | Public | Private" twice) shares the labels
+            # at the left of the first group and is one table.
+            body = [r for r in rows if _valued(r)]
+            if not all(_labelled(body, a, b, min_gap) for a, b in pairwise(xs)):
+                continue
             # A title line above the repeated header runs over all the tables:
             # it belongs to none of them.
             top = min(w[1] for w in row) - 1
-            xs = [clip[0], *cuts, clip[2]]
             return [(a, top, b, clip[3]) for a, b in pairwise(xs)]
     return whole
