@@ -53,6 +53,7 @@ from docparse.backends.table_regions import (
     caption_regions,
     column_edges,
     is_rule,
+    label_value_regions,
     open_sides,
     rule_bounded_regions,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "grow_headers",
     "is_rule",
     "join_strips",
+    "label_value_regions",
     "open_sides",
     "plausible_table",
     "prefer_fuller_grids",
@@ -205,6 +207,10 @@ def whitespace_regions(
     """
     top, bottom = margin * inputs.height, (1 - margin) * inputs.height
     regions = list(numeric_regions(inputs.lines, inputs.width))
+    # Label/value lists hold one number a row: no numeric region sees them.
+    regions += [
+        r for r in label_value_regions(inputs.words) if not any(overlaps(r, o) for o in regions)
+    ]
     for c in clusters:
         touching = [i for i, r in enumerate(regions) if overlaps(c, r)]
         if touching:

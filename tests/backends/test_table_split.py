@@ -147,3 +147,35 @@ def test_a_header_centred_over_a_column_group_is_placed_at_its_first_column() ->
     under = next(r for r in rows if "2007-08" in r)
     assert top.index("Year of data") == under.index("2007-08")
 
+
+
+def test_a_label_value_list_is_a_table_and_a_table_of_contents_is_not() -> None:
+    from docparse.backends.table_regions import label_value_regions
+
+    ages = typed(
+        [
+            "Following are proportions based on the 1980 Census that should be used.",
+            "",
+            "Age Group         Proportion",
+            "20-29                 0.2650",
+            "30-39                 0.2046",
+            "40-49                 0.1477",
+            "80 +                  0.0336",
+        ]
+    )
+    regions = label_value_regions(ages)
+    assert len(regions) == 1
+    grids = region_grids(ages, regions[0])
+    assert [[c for c in r if c] for r in grids[0][1]][:2] == [
+        ["Age Group", "Proportion"],
+        ["20-29", "0.2650"],
+    ]
+    contents = typed(
+        [
+            "Introduction ............ 1",
+            "Methods ................. 4",
+            "Results ................ 12",
+            "Discussion ............. 19",
+        ]
+    )
+    assert label_value_regions(contents) == []
