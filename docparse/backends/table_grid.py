@@ -398,9 +398,8 @@ def _spanning_starts(
     out = list(placed)
     for i, piece in enumerate(pieces):
         lo, hi = piece[0][0], max(w[2] for w in piece)
-        over = [
-            c for c in range(n) if lo < xs[c + 1] - 0.5 * min_gap and hi > xs[c] + 0.5 * min_gap
-        ]
+        # Well into two columns at least: a short label on a boundary is no span.
+        over = [c for c in range(n) if lo < xs[c + 1] - min_gap and hi > xs[c] + min_gap]
         if len(over) < 2:
             continue
         left = out[i - 1] + 1 if i > 0 else 0
