@@ -28,6 +28,7 @@ from docparse.backends.base import (
     open_pymupdf,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
+from docparse.backends.pymupdf_tables import fast_path_available, find_ruled_tables
 from docparse.backends.table_candidates import (
     PageInputs,
     can_split_columns,
@@ -75,6 +76,7 @@ def _has_use_layout() -> bool:
 
 
 _HAS_USE_LAYOUT = _has_use_layout()
+_FAST_RULED = fast_path_available()
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +206,16 @@ class PageTables:
             (x for p in near for x in _path_xs(p)), clip
         ):
             return []  # one column at most: no table to find, and the search is the cost
+        strategy = settings.get("strategy")
+        if (
+            _FAST_RULED
+            and strategy in ("lines", "lines_strict")
+            and len(settings) == 1
+            and not self.config.table_layout_model
+            and not self.page.rotation
+        ):
+            # The same search without find_tables' per-character Python objects.
+            return find_ruled_tables(self.page, clip, [_drawing(p) for p in near], strategy)
         if _HAS_USE_LAYOUT:
             settings["use_layout"] = self.config.table_layout_model
         found = self.page.find_tables(clip=clip, paths=[_drawing(p) for p in near], **settings)
