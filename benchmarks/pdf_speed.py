@@ -251,6 +251,7 @@ def run_profile(pdfs: list[Path], args: argparse.Namespace, backends: list[str])
                 not args.backends_only,
                 markdown=not args.no_markdown,
                 cache=cache,
+                find_tables=not args.no_find_tables,
             )
     text = speed_profile.report(prof, backends, len(pdfs))
     print(text)
@@ -294,6 +295,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-markdown",
         action="store_true",
         help="With --profile: leave out pymupdf4llm.to_markdown, by far the slowest call beside.",
+    )
+    ap.add_argument(
+        "--no-find-tables",
+        action="store_true",
+        help="With --profile: leave out find_tables(use_layout=False) on every page.",
     )
     ap.add_argument(
         "--side-cache",

@@ -9,8 +9,9 @@ exclusive time (a stage's time leaves out the stages it calls):
 * ``drawings``: PyMuPDF ``Page.get_drawings`` / ``get_cdrawings``, pypdfium2's path objects;
 * ``candidates``: the shared table-region finders (ruled clusters, numeric rows,
   captions, booktabs rules, bands);
-* ``grids``: PyMuPDF and pdfplumber ``find_tables``, the shared word grid and the
-  cell reading of found tables;
+* ``grids``: PyMuPDF and pdfplumber ``find_tables`` (and docparse's run of PyMuPDF's
+  ruled search, ``find_ruled_tables``), the shared word grid and the cell reading of
+  found tables;
 * ``ocr``: pages read by OCR (``ocr="auto"``: pages with no text layer);
 * ``assembly``: the rest of ``docparse.parse`` (blocks, layout, units, tokens).
 
@@ -58,6 +59,7 @@ SHARED_STAGES = {
         "widen_to_open_sides",
         "grow_headers",
         "_cell_texts",
+        "find_ruled_tables",
     ),
 }
 STAGES = ("text", "drawings", "candidates", "grids", "ocr", "assembly")
@@ -304,6 +306,7 @@ def profile_doc(
     side_calls: bool = True,
     markdown: bool = True,
     cache: SideCache | None = None,
+    find_tables: bool = True,
 ) -> None:
     import docparse
 
@@ -333,7 +336,8 @@ def profile_doc(
     side: dict[str, Callable[[], Any]] = {}
     if "pymupdf" in backends and side_calls:
         side["raw get_text(dict)+get_drawings()"] = lambda: raw_pymupdf(path)
-        side["find_tables(use_layout=False)"] = lambda: find_tables_plain(path)
+        if find_tables:
+            side["find_tables(use_layout=False)"] = lambda: find_tables_plain(path)
         if markdown:
             side["pymupdf4llm.to_markdown"] = lambda: pymupdf4llm_markdown(path)
         if layout_model:
