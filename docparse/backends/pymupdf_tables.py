@@ -89,9 +89,12 @@ def text_chars(page: Any, textpage: Any) -> list[dict[str, Any]]:
 
     ``x0``/``x1``/``top``/``bottom``: the glyph box on the page; ``y0``/``y1``:
     the box through the page's transformation matrix (PDF space), as
-    ``make_chars`` makes them; ``text``: the character.
+    ``make_chars`` makes them; ``text``: the character. Whitespace is left out:
+    the text test on found tables skips it anyway, and MuPDF places the spaces
+    it synthesises differently without ``TEXT_COLLECT_STYLES``, so a drawn box
+    holding nothing but spaces is no table candidate here.
     """
-    a, b, c, d, e, f = page.transformation_matrix
+    _, b, _, d, _, f = page.transformation_matrix
     chars: list[dict[str, Any]] = []
     append = chars.append
     data = page.get_text("rawdict", textpage=textpage)
@@ -99,9 +102,12 @@ def text_chars(page: Any, textpage: Any) -> list[dict[str, Any]]:
         for line in block.get("lines", ()):
             for span in line["spans"]:
                 for ch in span["chars"]:
+                    if ch["c"].isspace():
+                        continue
                     x0, top, x1, bottom = ch["bbox"]
                     # The y extent of the transformed box (its four corners).
-                    ys = (b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom, b * x1 + d * bottom)
+                    ys = (b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom)
+                    ys = (*ys, b * x1 + d * bottom)
                     append(
                         {
                             "x0": x0,
