@@ -231,7 +231,6 @@ class PageTables:
             and strategy in ("lines", "lines_strict")
             and len(settings) == 1
             and not self.config.table_layout_model
-            and not self.page.rotation
         ):
             # The same search without find_tables' per-character Python objects.
             return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy)

@@ -12,7 +12,7 @@ character list that holds just the fields those two tests read, computed
 with plain arithmetic. The tables found are the same; their ``extract()``
 and ``header`` are not for use (docparse reads cells from its own words).
 
-Rotated pages, text strategies and a PyMuPDF without these internals go
+Text strategies, the layout model and a PyMuPDF without these internals go
 through ``page.find_tables`` itself (:func:`fast_path_available`).
 """
 
@@ -42,6 +42,8 @@ _NEEDED = (
     "TableFinder",
     "make_edges",
     "white_spaces",
+    "page_rotation_set0",
+    "page_rotation_reset",
     "DEFAULT_SNAP_TOLERANCE",
     "DEFAULT_JOIN_TOLERANCE",
     "DEFAULT_MIN_WORDS_VERTICAL",
@@ -140,6 +142,12 @@ def find_ruled_tables(
     old_small = bool(tools.set_small_glyph_heights())
     tools.set_small_glyph_heights(True)
     old_quads = tools.unset_quad_corrections()
+    # A rotated page is searched derotated, as find_tables does (its tables then come
+    # in the displayed page's coordinates); find_tables would also work out each
+    # table's header there, by reading every cell's text and rendering pixmaps.
+    rotated = bool(page.rotation)
+    if rotated:
+        page, xref, rotation, mediabox = table.page_rotation_set0(page)
     try:
         tset = table.TableSettings.resolve(settings=_settings(table, strategy))
         page.table_settings = tset
@@ -156,5 +164,7 @@ def find_ruled_tables(
         _log.warning("page %s: ruled table search failed: %s", page.number + 1, exc)
         return []
     finally:
+        if rotated:
+            table.page_rotation_reset(page, xref, rotation, mediabox)
         tools.set_small_glyph_heights(old_small)
         tools.unset_quad_corrections(old_quads)

@@ -47,6 +47,27 @@ def test_same_tables_as_find_tables(strategy: str) -> None:
     assert tables >= 5
 
 
+def test_rotated_page_same_tables(tmp_path: Path) -> None:
+    """A page shown rotated is searched derotated: cells in the displayed page's space."""
+    import pymupdf
+
+    pdf = tmp_path / "rotated.pdf"
+    with pymupdf.open(_pdfs()[0]) as src, pymupdf.open() as out:
+        out.insert_pdf(src, from_page=0, to_page=0)
+        out[0].set_rotation(90)
+        out.save(pdf)
+    with pymupdf.open(pdf) as doc:
+        page = doc[0]
+        clip = tuple(page.rect)
+        mine = find_ruled_tables(page, clip, page.get_drawings(), "lines")
+        page = doc[0]
+        theirs = page.find_tables(
+            clip=clip, paths=page.get_drawings(), strategy="lines", use_layout=False
+        ).tables
+        assert doc[0].rotation == 90
+    assert mine and [t.cells for t in mine] == [t.cells for t in theirs]
+
+
 def test_chars_match_make_chars() -> None:
     """The printed characters' boxes and text are find_tables' own (make_chars)."""
     import pymupdf
