@@ -108,8 +108,8 @@ def text_chars(page: Any, textpage: Any) -> list[dict[str, Any]]:
                         continue
                     x0, top, x1, bottom = ch["bbox"]
                     # The y extent of the transformed box (its four corners).
-                    ys = (b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom)
-                    ys = (*ys, b * x1 + d * bottom)
+                    ys = [b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom]
+                    ys.append(b * x1 + d * bottom)
                     append(
                         {
                             "x0": x0,
