@@ -91,10 +91,10 @@ def text_chars(page: Any, textpage: Any) -> list[dict[str, Any]]:
 
     ``x0``/``x1``/``top``/``bottom``: the glyph box on the page; ``y0``/``y1``:
     the box through the page's transformation matrix (PDF space), as
-    ``make_chars`` makes them; ``text``: the character. Whitespace is left out:
-    the text test on found tables skips it anyway, and MuPDF places the spaces
-    it synthesises differently without ``TEXT_COLLECT_STYLES``, so a drawn box
-    holding nothing but spaces is no table candidate here.
+    ``make_chars`` makes them; ``text``: the character. Spaces count, as in
+    ``make_chars`` (a drawn box holding a space holds text for PyMuPDF); the
+    printed characters are ``make_chars``' own, the spaces MuPDF adds between
+    words may differ a little without ``TEXT_COLLECT_STYLES``.
     """
     _, b, _, d, _, f = page.transformation_matrix
     chars: list[dict[str, Any]] = []
@@ -104,8 +104,6 @@ def text_chars(page: Any, textpage: Any) -> list[dict[str, Any]]:
         for line in block.get("lines", ()):
             for span in line["spans"]:
                 for ch in span["chars"]:
-                    if ch["c"].isspace():
-                        continue
                     x0, top, x1, bottom = ch["bbox"]
                     # The y extent of the transformed box (its four corners).
                     ys = [b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom]
