@@ -313,15 +313,43 @@ def _rule_items(items: list[Any]) -> tuple[list[Any], list[tuple[float, float, f
     return kept, segments
 
 
+def _turned_path(d: dict[str, Any], m: Any) -> dict[str, Any]:
+    """A ``get_cdrawings()`` path mapped by the matrix ``m`` (to the displayed page)."""
+    pymupdf: Any = load_pymupdf()
+
+    def pt(p: Any) -> tuple[float, float]:
+        q = pymupdf.Point(p) * m
+        return (q.x, q.y)
+
+    def rect(r: Any) -> tuple[float, float, float, float]:
+        q = (pymupdf.Rect(r) * m).normalize()
+        return (q.x0, q.y0, q.x1, q.y1)
+
+    items: list[tuple[Any, ...]] = []
+    for item in d["items"]:
+        if item[0] == "re":
+            items.append(("re", rect(item[1]), *item[2:]))
+        elif item[0] == "qu":
+            items.append(("qu", tuple(pt(p) for p in item[1])))
+        else:
+            items.append((item[0], *(pt(p) for p in item[1:])))
+    return dict(d, rect=rect(d["rect"]), items=items)
+
+
 def page_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> PageTables:
     """Read the page's drawings once (``get_cdrawings``) and keep what the table finders need."""
     paths: list[dict[str, Any]] = []
     segments: list[tuple[float, float, float, float]] = []
     fills: list[tuple[float, float, float, float]] = []
     rules: list[tuple[float, float, float]] = []
+    # Drawings come in the unrotated page's coordinates; the words and
+    # find_tables' cells in the displayed page's (see PyMuPDFBackend._page).
+    turn = page.rotation_matrix if page.rotation % 360 else None
     for d in page.get_cdrawings():
         if d.get("type") not in ("f", "s", "fs"):
             continue
+        if turn is not None:
+            d = _turned_path(d, turn)
         x0, y0, x1, y1 = d["rect"]
         if is_rule(x0, y0, x1, y1):
             rules.append((float(x0), float(y0 + y1) / 2, float(x1)))

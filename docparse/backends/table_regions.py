@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
+from docparse.backends.table_candidates import Word, is_number
+from docparse.backends.table_grid import baseline_rows, without_leaders
 from docparse.backends.table_headers import header_top
 
 _NUMERIC = re.compile(r"\d")
@@ -371,4 +374,92 @@ def caption_regions(
                 y1 = max(r[0][3] for r in taken)
                 out.append((x0 - 2, y0 - 1, x1 + 2, y1 + 1))
                 break
+    return out
+
+
+def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float, float]]:
+    """Regions of two-column label/value lists (``Age group | Proportion``).
+
+    A short list of labels, each with one value set well apart on its right,
+    is a table to a reader (``20-29   0.2650``), though its rows hold a
+    single number and a finder of rows of numbers passes over it. Three or
+    more consecutive rows of exactly two pieces, the second a value
+    (:func:`~docparse.backends.table_candidates.is_number`), the first a
+    short label (at most six words, not a value), at a steady pitch, with the
+    labels starting at one x and the values ending at one x (or starting at
+    one x), make a region, with a header line of two short pieces directly
+    above it. Titles with page numbers that never decrease are a table of
+    contents, not a table.
+    """
+    if not words:
+        return []
+    heights = sorted(w[3] - w[1] for w in words)
+    min_gap = 0.8 * heights[len(heights) // 2]
+    rows = baseline_rows(list(words))
+    pieces = [_pieces(r, min_gap) for r in rows]
+
+    def pair(i: int) -> bool:
+        p = pieces[i]
+        if len(p) != 2:
+            return False
+        label, value = p[0][4], p[1][4]
+        return len(label.split()) <= 6 and not is_number(label) and is_number(value)
+
+    def aligned(i: int, j: int) -> bool:
+        a, b = pieces[i], pieces[j]
+        same_value = abs(a[1][2] - b[1][2]) <= 3 or abs(a[1][0] - b[1][0]) <= 3
+        return abs(a[0][0] - b[0][0]) <= 3 and same_value
+
+    out: list[tuple[float, float, float, float]] = []
+    i = 0
+    while i < len(rows):
+        if not pair(i):
+            i += 1
+            continue
+        run = [i]
+        while run[-1] + 1 < len(rows) and pair(run[-1] + 1) and aligned(run[0], run[-1] + 1):
+            k = run[-1] + 1
+            height = rows[k][0][3] - rows[k][0][1]
+            if pieces[k][0][1] - pieces[run[-1]][0][3] > 1.5 * max(height, 6.0):
+                break
+            run.append(k)
+        i = run[-1] + 1
+        if len(run) < 3 or _contents_pages([pieces[k][1][4] for k in run]):
+            continue
+        top = run[0]
+        head = pieces[top - 1] if top > 0 else []
+        near = head and pieces[top][0][1] - max(h[3] for h in head) <= 2 * max(
+            pieces[top][0][3] - pieces[top][0][1], 6.0
+        )
+        if len(head) == 2 and near and all(len(h[4].split()) <= 4 for h in head):
+            top -= 1
+        boxes = [b for k in range(top, run[-1] + 1) for b in pieces[k]]
+        out.append(
+            (
+                min(b[0] for b in boxes) - 1,
+                min(b[1] for b in boxes) - 1,
+                max(b[2] for b in boxes) + 1,
+                max(b[3] for b in boxes) + 1,
+            )
+        )
+    return out
+
+
+def _contents_pages(values: Sequence[str]) -> bool:
+    """Whole numbers that never decrease: the page numbers of a table of contents."""
+    if not all(v.isdigit() for v in values):
+        return False
+    nums = [int(v) for v in values]
+    return all(a <= b for a, b in pairwise(nums))
+
+
+def _pieces(row: Sequence[Word], min_gap: float) -> list[Word]:
+    """A row's phrases (words closer than ``min_gap``) as boxes with their text."""
+    out: list[Word] = []
+    for w in without_leaders(row):
+        if out and w[0] - out[-1][2] <= min_gap:
+            p = out[-1]
+            out[-1] = (p[0], min(p[1], w[1]), w[2], max(p[3], w[3]), f"{p[4]} {w[4]}")
+        else:
+            out.append(w)
     return out

@@ -37,7 +37,12 @@ from docparse.backends.table_checks import (
     ruled_off_plausible,
     text_line_count,
 )
-from docparse.backends.table_grid import merge_symbol_cells, word_grid
+from docparse.backends.table_grid import (
+    merge_symbol_cells,
+    side_by_side_tables,
+    stacked_tables,
+    word_grid,
+)
 from docparse.backends.table_headers import UNITS_LINE, header_top
 from docparse.backends.table_regions import (
     TABLE_CAPTION,
@@ -48,6 +53,7 @@ from docparse.backends.table_regions import (
     caption_regions,
     column_edges,
     is_rule,
+    label_value_regions,
     open_sides,
     rule_bounded_regions,
 )
@@ -73,6 +79,7 @@ __all__ = [
     "grow_headers",
     "is_rule",
     "join_strips",
+    "label_value_regions",
     "open_sides",
     "plausible_table",
     "prefer_fuller_grids",
@@ -200,6 +207,10 @@ def whitespace_regions(
     """
     top, bottom = margin * inputs.height, (1 - margin) * inputs.height
     regions = list(numeric_regions(inputs.lines, inputs.width))
+    # Label/value lists hold one number a row: no numeric region sees them.
+    regions += [
+        r for r in label_value_regions(inputs.words) if not any(overlaps(r, o) for o in regions)
+    ]
     for c in clusters:
         touching = [i for i, r in enumerate(regions) if overlaps(c, r)]
         if touching:
@@ -278,17 +289,28 @@ def region_grids(
         edges = columns_within(columns, boxes)
         if len(edges) < 3:
             edges = None
-    found = word_grid(words, clip, edges, rules)
-    if found is None:
-        return []
-    box, rows = found
-    # A caption line caught in the region is the table's caption, not a row of it.
-    rows = [
-        r
-        for r in rows
-        if any(c.strip() for c in r) and not TABLE_CAPTION.match(" ".join(c for c in r if c))
-    ]
-    return [(box, rows)] if ruled_off_plausible(rows) else []
+    out: list[RegionGrid] = []
+    # Drawn columns belong to one table; without them, a header repeated
+    # along its line or below the body starts another table.
+    parts = (
+        [clip]
+        if edges
+        else [p for side in side_by_side_tables(words, clip) for p in stacked_tables(words, side)]
+    )
+    for part in parts:
+        found = word_grid(words, part, edges, rules)
+        if found is None:
+            continue
+        box, rows = found
+        # A caption line caught in the region is the table's caption, not a row of it.
+        rows = [
+            r
+            for r in rows
+            if any(c.strip() for c in r) and not TABLE_CAPTION.match(" ".join(c for c in r if c))
+        ]
+        if ruled_off_plausible(rows):
+            out.append((box, rows))
+    return out
 
 
 def shading_columns(fills: Iterable[Box], clip: Box) -> list[float]:
