@@ -56,6 +56,7 @@ from docparse.backends.table_regions import (
     label_value_regions,
     open_sides,
     rule_bounded_regions,
+    without_prose_sides,
 )
 from docparse.backends.table_repair import (
     column_starts,
@@ -94,6 +95,7 @@ __all__ = [
     "text_line_count",
     "whitespace_regions",
     "widen_to_open_sides",
+    "without_prose_sides",
 ]
 
 G = TypeVar("G")
@@ -221,7 +223,9 @@ def whitespace_regions(
         elif lumped:
             regions.append((c[0], c[1], c[2], c[3]))
     out: list[RegionGrid] = []
-    for r in regions:
+    for found in regions:
+        # A page column's prose on the rows' baselines is no part of the table.
+        r = without_prose_sides(found, inputs.words)
         clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
         if clip[3] <= clip[1]:
             continue
@@ -256,6 +260,11 @@ def widen_to_open_sides(
             out.append((box, rows))
             continue
         clip = (min(box[0], *xs), box[1], max(box[2], *xs), box[3])
+        # The other page column's prose is no unruled column of this table.
+        clip = without_prose_sides(clip, inputs.words)
+        if clip[0] >= box[0] - 1 and clip[2] <= box[2] + 1:
+            out.append((box, rows))
+            continue
         inner = [x for x, top, bottom in rules if top <= box[3] and bottom >= box[1]]
         again = region_grids(inputs.words, clip, rules=inner)
         filled = sum(1 for r in rows for c in r if c.strip())
