@@ -30,6 +30,7 @@ from docparse.backends.table_candidates import (
     vertical_rules,
 )
 from docparse.backends.table_checks import (
+    contents_list,
     grid_fill,
     plausible_table,
     prose_table,
@@ -76,6 +77,7 @@ __all__ = [
     "column_edges",
     "column_starts",
     "columns_within",
+    "contents_list",
     "grid_fill",
     "grow_headers",
     "is_rule",
@@ -234,7 +236,10 @@ def whitespace_regions(
             # Two regions (a cluster and a numeric run) may read the same table.
             if any(overlaps(g[0], o[0]) for o in out):
                 continue
-            if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)):
+            # Dot leaders once dropped, a table of contents reads as titles and numbers.
+            if plausible_table(
+                g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)
+            ) and not contents_list(g[1]):
                 out.append(g)
     return out
 

@@ -202,3 +202,12 @@ def test_the_other_page_columns_prose_is_cut_off_a_table_region() -> None:
         "Projections of Education Statistics to 2019     49,265   49,312",
     ]
     assert without_prose_sides((0, 0, 1000, 1000), typed(labels)) == (0, 0, 1000, 1000)
+
+
+def test_a_table_of_contents_read_as_a_grid_is_no_table() -> None:
+    from docparse.backends.table_checks import contents_list
+
+    assert contents_list([["1. Introduction", "1"], ["1.1. Purpose", "1"], ["2. Layout", "3"]])
+    # Values out of order, or numbers beside the titles: a table.
+    assert not contents_list([["Spain", "268"], ["Germany", "233"], ["France", "136"]])
+    assert not contents_list([["2005", "28", "33"], ["2006", "25", "40"], ["2007", "66", "80"]])
