@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from docparse.backends.table_candidates import Word, is_number
-from docparse.backends.table_grid import baseline_rows, without_leaders
+from docparse.backends.table_grid import baseline_rows, has_leaders, without_leaders
 from docparse.backends.table_headers import header_top
 
 _NUMERIC = re.compile(r"\d")
@@ -388,8 +388,8 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
     short label (at most six words, not a value), at a steady pitch, with the
     labels starting at one x and the values ending at one x (or starting at
     one x), make a region, with a header line of two short pieces directly
-    above it. Titles with page numbers that never decrease are a table of
-    contents, not a table.
+    above it. Titles led by dots to page numbers that never decrease are a
+    table of contents, not a table.
     """
     if not words:
         return []
@@ -424,7 +424,11 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
                 break
             run.append(k)
         i = run[-1] + 1
-        if len(run) < 3 or _contents_pages([pieces[k][1][4] for k in run]):
+        if len(run) < 3:
+            continue
+        if _contents_pages([pieces[k][1][4] for k in run]) and any(
+            has_leaders(rows[k], (-1e9, -1e9, 1e9, 1e9)) for k in run
+        ):
             continue
         top = run[0]
         head = pieces[top - 1] if top > 0 else []

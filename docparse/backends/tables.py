@@ -39,6 +39,7 @@ from docparse.backends.table_checks import (
     text_line_count,
 )
 from docparse.backends.table_grid import (
+    has_leaders,
     merge_symbol_cells,
     side_by_side_tables,
     stacked_tables,
@@ -236,10 +237,10 @@ def whitespace_regions(
             # Two regions (a cluster and a numeric run) may read the same table.
             if any(overlaps(g[0], o[0]) for o in out):
                 continue
-            # Dot leaders once dropped, a table of contents reads as titles and numbers.
-            if plausible_table(
-                g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)
-            ) and not contents_list(g[1]):
+            # Titles led by dots to their page numbers are a table of contents
+            # (a contents list set as an aligned table, as filings do, stays one).
+            contents = contents_list(g[1]) and has_leaders(inputs.words, g[0])
+            if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)) and not contents:
                 out.append(g)
     return out
 
