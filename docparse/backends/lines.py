@@ -29,12 +29,15 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     # the row's growing union box would swallow the next line after one tall
     # glyph and interleave two lines' words.
     anchors: list[tuple[float, float]] = []
+    # Comparisons instead of min()/max() calls: this runs once per word.
     for s in spans:
         b = s.bbox
-        mid = (b.y0 + b.y1) / 2
-        half = max(b.y1 - b.y0, 1.0) / 2
+        y0, y1 = b.y0, b.y1
+        mid = (y0 + y1) / 2
+        height = y1 - y0
+        half = (height if height > 1.0 else 1.0) / 2
         n = len(rows)
-        for k in range(n - 1, max(n - 5, -1), -1):
+        for k in range(n - 1, (n - 5 if n > 4 else -1), -1):
             amid, ahalf = anchors[k]
             if abs(mid - amid) <= 0.6 * (half if half < ahalf else ahalf):
                 rows[k].append(s)
@@ -49,8 +52,8 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
         cur: list[TextSpan] = [row[0]]
         prev = row[0]
         for s in row[1:]:
-            size = max(s.size, prev.size, 1.0)
-            if s.bbox.x0 - prev.bbox.x1 > 0.9 * size:
+            size = s.size if s.size > prev.size else prev.size
+            if s.bbox.x0 - prev.bbox.x1 > 0.9 * (size if size > 1.0 else 1.0):
                 lines.append(_line(cur))
                 cur = [s]
             else:

@@ -56,6 +56,7 @@ _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGN
 _FONT_NAME_BYTES = 128
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
 _PDFIUM_CHARS = str.maketrans({"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"})
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
 _CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
 
@@ -141,6 +142,14 @@ class _Runs:
         text = textpage.get_text_range(errors="surrogatepass") if self.n_chars > 0 else ""
         self.units = text.encode("utf-16-le", "surrogatepass")
         self.n_units = len(self.units) // 2
+        # Without a letter outside the BMP (two units) or a lone surrogate (which
+        # decoding would replace) a UTF-16 unit is a character, and the text is
+        # cut as a string: the pieces decoding ``units`` piece by piece gives,
+        # at a fraction of the cost.
+        plain = len(text) == self.n_units and not _SURROGATE.search(text)
+        self.text: str | None = text if plain else None
+        self._bounds: tuple[Sequence[int], list[int]] | None = None
+        self._fonts: dict[bytes, str] = {}
         self._name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
         self._name_len = ctypes.c_ulong(_FONT_NAME_BYTES) if calls.bare else _FONT_NAME_BYTES
         self._flags = ctypes.c_int()
@@ -186,12 +195,19 @@ class _Runs:
             if 0 <= t < len(out) // 2:
                 out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
         self.units = bytes(out)
+        if self.text is not None:
+            self.text = self.units.decode("utf-16-le")
         return len(bad)
 
     def font(self, char: int) -> tuple[str, int]:
         """The name and descriptor flags of the font of character ``char``."""
         got = self.calls.font_info(self.handle, char, self._name, self._name_len, self._flags_ref)
-        name = self._name.value.decode("utf-8", "replace") if got else ""
+        if not got:
+            return "", self._flags.value
+        raw_name = self._name.value
+        name = self._fonts.get(raw_name)
+        if name is None:
+            name = self._fonts[raw_name] = raw_name.decode("utf-8", "replace")
         return name, self._flags.value
 
     def _count(self, start: int, stop: int) -> int:
@@ -251,14 +267,22 @@ class _Runs:
 
         Text before the first run (characters without a box) goes to the first run.
         """
-        # The page text starts at the first character PDFium's text holds.
-        base = self.text_index(0, self.n_chars)
-        bounds = [
-            self.text_index(s, nxt) - base for s, nxt in itertools.pairwise([*starts, self.n_chars])
-        ]
-        if bounds:
-            bounds[0] = 0
-        bounds.append(self.n_units)
+        if self._bounds is not None and self._bounds[0] is starts:
+            bounds = self._bounds[1]
+        else:
+            # The page text starts at the first character PDFium's text holds.
+            base = self.text_index(0, self.n_chars)
+            bounds = [
+                self.text_index(s, nxt) - base
+                for s, nxt in itertools.pairwise([*starts, self.n_chars])
+            ]
+            if bounds:
+                bounds[0] = 0
+            bounds.append(self.n_units)
+            self._bounds = (starts, bounds)
+        text = self.text
+        if text is not None:
+            return [text[a:b] for a, b in itertools.pairwise(bounds)]
         units = self.units
         return [
             units[2 * a : 2 * b].decode("utf-16-le", "replace")
