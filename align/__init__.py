@@ -7,6 +7,7 @@ from align.evidence import EvidenceResult as EvidenceResult
 from align.evidence import QuestionReport as QuestionReport
 from align.evidence import evidence_report as evidence_report
 from align.evidence import evidence_summary as evidence_summary
+from align.fidelity import fidelity as fidelity
 from align.locate import ChunkLike as ChunkLike
 from align.locate import Locator as Locator
 from align.locate import Match as Match
@@ -18,7 +19,6 @@ from align.normalize import normalize_text as normalize_text
 from align.project import Projection as Projection
 from align.project import ProjectionConfig as ProjectionConfig
 from align.project import UnitProjection as UnitProjection
-from align.project import fidelity as fidelity
 from align.project import project as project
 from align.readers import Evidence as Evidence
 from align.readers import QARecord as QARecord

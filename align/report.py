@@ -5,7 +5,7 @@ are PNG images from matplotlib embedded as base64 ``data:`` URIs, so the
 report can be mailed, attached to a CI run or opened offline.
 
 The report is rendered from the JSON-ready summaries
-(:meth:`align.project.FidelityRun.summary` and
+(:meth:`align.fidelity.FidelityRun.summary` and
 :meth:`align.retrieval.RetrievalReport.to_dict`), so a saved ``-o out.json``
 can be turned into a report later with :func:`write_report`.
 

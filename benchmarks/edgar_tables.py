@@ -7,7 +7,7 @@ one to one on cell F1. Over the twin tables of at least ``--min-rows`` rows it
 prints table recall (cell F1 >= 0.5), mean cell F1 and mean ICDAR-2013
 adjacency F1 (unmatched tables count 0), the share of matched tables whose
 header row count equals the twin's, and the units whose text holds a number
-row of a matched table (a table row leaked into the text).
+row of a matched table's body (a table row leaked into the text).
 
     python -m benchmarks.edgar_tables [HTM ...] [--pdf PRINTED.pdf] [--backend B ...]
 
@@ -71,9 +71,14 @@ def print_to_pdf(htm: Path, out: Path) -> Path:
 
 
 def number_rows(table: docparse.Table) -> list[str]:
-    """The normalised text of each row holding at least two numbers (the rows worth leaking)."""
+    """The normalised text of each body row holding at least two numbers (the rows worth leaking).
+
+    Header rows are left out: a row of dates (``December 31, 2022 | December
+    25, 2021``) is no row of values, and the same dates stand in sentences
+    (``ended on December 31, 2022, December 25, 2021 and ...``).
+    """
     out = []
-    for row in table.rows:
+    for row in table.rows[table.n_header_rows :]:
         cells = [normalize_cell(c) for c in row if c.strip()]
         if sum(bool(_VALUE.search(c)) for c in cells) >= 2:
             out.append(" ".join(cells))

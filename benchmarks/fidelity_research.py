@@ -6,7 +6,7 @@
 
 For each ``research/<id>/`` folder the ``.tex`` twin is parsed with
 ``docparse.parse`` and projected onto each backend's parse of the ``.pdf``
-(:func:`align.project.fidelity`). Prints one row per (paper, backend) and the
+(:func:`align.fidelity.fidelity`). Prints one row per (paper, backend) and the
 mean per backend; the acceptance figure is the mean unit recall at 0.9 with
 pymupdf (at least 0.9). ``--books`` adds the books' ``.txt`` twins against
 their PDFs (100-300 pages) and reports projection time, which should stay
@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from align.project import fidelity, project
+from align.fidelity import fidelity
+from align.project import project
 from docparse.api import parse
 from docparse.errors import DocparseError
 from docparse.registry import PDF_BACKENDS

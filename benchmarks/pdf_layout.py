@@ -6,7 +6,7 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
 
 * ``furn``: furniture units, and ``lost``: distinct furniture texts (of at
   least two comparison words, as :func:`align.project.comparison_words` makes
-  them) that are a whole table row or cell, paragraph or paragraph line of the
+  them) that are a whole table row or cell, paragraph or line of a code block of the
   twin more often than the parse's content units hold them anywhere, so a
   furniture unit took content. A twin's running text that merely mentions a
   running head ("see Chapter 4 Simple Example") does not count. Lone page
@@ -14,6 +14,9 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
 * ``leaks``: running headers, banners and page numbers that stayed in
   content units (:func:`benchmarks.pdf_coverage.leaks`, against pdftotext).
 * ``fffd``/``cid``: U+FFFD and ``(cid:`` in unit texts and table cells.
+* ``heads``: twin headings found as headings in the parse (same words, a
+  section number left out), then how many of those sit at the twin's depth
+  (the length of their section path; full twins only).
 * ``UR@0.9``: twin unit recall at similarity 0.9 (:func:`align.project.project`;
   full twins only), and ``caps``: twin tables with a caption, then how many of
   them the parse found with a caption that holds the twin caption's words
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import time
@@ -42,9 +46,9 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 import docparse
 from align.project import Projection, comparison_words, project
 from align.readers.tables import read_gold_tables
-from benchmarks.pdf_coverage import CORPUS, leaks, pdftotext_pages
+from benchmarks.pdf_coverage import CORPUS, leaks, pdftotext_layout
 from benchmarks.pdf_glyphs import unit_texts
-from docparse.model import Document
+from docparse.model import Document, SourceUnit
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["--corpus", "{corpus}", "--only", "acmart-sample-sigconf"]
@@ -104,7 +108,7 @@ _TEXT_KINDS = ("paragraph", "list_item", "abstract", "code", "quote", "footnote"
 
 def twin_texts(pair: Pair, twin: Document | None) -> list[str]:
     """The twin's table and paragraph pieces: each table row and cell, each
-    paragraph and each of its source lines (a line of a code block)."""
+    paragraph, and each line of a code block."""
     tables = (
         [t.rows for t in read_gold_tables(pair.pdf.parent)]
         if twin is None
@@ -114,8 +118,12 @@ def twin_texts(pair: Pair, twin: Document | None) -> list[str]:
     if twin is not None:
         for u in twin.units:
             if u.kind in _TEXT_KINDS:
-                lines = u.raw.splitlines()
-                out.extend(lines if len(lines) > 1 else [u.text])
+                out.append(u.text)
+            # A code block's lines each stand alone; a prose paragraph's
+            # source lines are only where the twin's text happened to wrap
+            # ("... see" / "Chapter 5, Basics." is no piece of its own).
+            if u.kind == "code":
+                out.extend(u.raw.splitlines())
     return out
 
 
@@ -136,6 +144,43 @@ def lost_to_furniture(doc: Document, twin_text: list[str]) -> list[tuple[str, in
         if pieces[phrase] > have:
             out.append((" ".join(text.split()), pieces[phrase], have))
     return out
+
+
+_NUMBER = re.compile(r"^(?:appendix\s+)?(?:[A-Z]|\d+|[IVXL]+)(?:\.\d+)*[.:]?\s+", re.IGNORECASE)
+
+
+def _heading_key(text: str) -> str:
+    return " ".join(comparison_words(_NUMBER.sub("", text.strip()))[0])
+
+
+def _depth(u: SourceUnit) -> int:
+    """A heading's depth: twins' paths end with the heading, PDF parses' with its parent."""
+    own = bool(u.section) and u.section[-1] == u.text
+    return len(u.section) if own else len(u.section) + 1
+
+
+def heading_levels(doc: Document, twin: Document) -> tuple[int, int, int, list[str]]:
+    """(twin headings, found as parse headings, found at the twin's depth, wrong depths)."""
+    ours: dict[str, list[SourceUnit]] = {}
+    for u in doc.units:
+        if u.kind == "heading":
+            ours.setdefault(_heading_key(u.text), []).append(u)
+    total = found = right = 0
+    wrong = []
+    for g in twin.units:
+        if g.kind != "heading" or not _heading_key(g.text):
+            continue
+        total += 1
+        cands = ours.get(_heading_key(g.text))
+        if not cands:
+            continue
+        found += 1
+        u = cands.pop(0)
+        if _depth(u) == _depth(g):
+            right += 1
+        else:
+            wrong.append(f"{u.text[:50]!r}: depth {_depth(u)}, twin {_depth(g)}")
+    return total, found, right, wrong
 
 
 def caption_links(doc: Document, twin: Document, proj: Projection) -> tuple[int, int, list[str]]:
@@ -169,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     print(
         f"{'pair':44} {'pages':>5} {'furn':>5} {'lost':>4} {'leaks':>5} {'fffd':>4} {'cid':>4}"
-        f" {'UR@0.9':>6} {'caps':>7} {'cpu s':>6}"
+        f" {'heads':>9} {'UR@0.9':>6} {'caps':>7} {'cpu s':>6}"
     )
     totals: Counter[str] = Counter()
     recalls: list[float] = []
@@ -181,11 +226,11 @@ def main(argv: list[str] | None = None) -> int:
         cpu = time.process_time() - t0
         twin = docparse.parse(pair.twin) if pair.twin is not None else None
         lost = lost_to_furniture(doc, twin_texts(pair, twin))
-        lk = leaks(doc, pdftotext_pages(pair.pdf))
+        lk = leaks(doc, pdftotext_layout(pair.pdf))
         texts = unit_texts(doc)
         fffd = sum(t.count("\ufffd") for t in texts)
         cid = sum(t.count("(cid:") for t in texts)
-        ur, caps, unlinked = "     -", "      -", []
+        ur, caps, heads, unlinked, wrong = "     -", "      -", "        -", [], []
         if twin is not None:
             proj = project(twin, doc)
             recall = proj.unit_recall(0.9)
@@ -195,12 +240,15 @@ def main(argv: list[str] | None = None) -> int:
             caps = f"{ok:>3}/{n:<3}"
             totals["captions"] += n
             totals["linked"] += ok
+            nh, fh, rh, wrong = heading_levels(doc, twin)
+            heads = f"{rh:>3}/{fh:>2}/{nh:<2}"
+            totals.update({"headings": nh, "found": fh, "depth": rh})
         furn = sum(u.kind == "furniture" for u in doc.units)
         totals.update({"furniture": furn, "lost": len(lost), "leaks": len(lk)})
         totals.update({"fffd": fffd, "cid": cid})
         print(
             f"{pair.name[-44:]:44} {doc.n_pages:>5} {furn:>5} {len(lost):>4} {len(lk):>5}"
-            f" {fffd:>4} {cid:>4} {ur} {caps} {cpu:>6.1f}"
+            f" {fffd:>4} {cid:>4} {heads} {ur} {caps} {cpu:>6.1f}"
         )
         if args.show_leaks:
             for text, want, have in lost[:10]:
@@ -209,12 +257,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    leak p{page}: {line[:80]!r}")
             for line in unlinked:
                 print(f"    caption not linked: {line}")
+            for line in wrong[:10]:
+                print(f"    heading depth: {line}")
         sys.stdout.flush()
     mean = statistics.fmean(recalls) if recalls else float("nan")
     print(
         f"total: furniture {totals['furniture']}, lost to furniture {totals['lost']},"
         f" running-line leaks {totals['leaks']}, U+FFFD {totals['fffd']}, (cid: {totals['cid']},"
         f" captions linked {totals['linked']}/{totals['captions']},"
+        f" headings found {totals['found']}/{totals['headings']}"
+        f" ({totals['depth']} at the twin's depth),"
         f" mean UR@0.9 {mean:.3f} over {len(recalls)} twins"
     )
     return 0

@@ -28,7 +28,7 @@ Targets: pymupdf <= 3x, pdfplumber <= 1.5x, unstructured <= 1.2x, pypdfium2 <= 3
     python -m benchmarks.pdf_speed [--max-pages 20] [--repeat 2] [--backend B ...]
         [--ocr auto|off] [PDF ...]
     python -m benchmarks.pdf_speed --profile [--max-pages 0] [--layout-model]
-        [--update-doc LABEL] [--corpus DIR]
+        [--update-doc LABEL] [--corpus DIR] [--side-cache FILE]
 
 With the default ``--ocr auto`` a page without a text layer (a scanned cover)
 is OCR'd on the docparse side, seconds a page the baseline never spends;
@@ -227,6 +227,7 @@ def run_profile(pdfs: list[Path], args: argparse.Namespace, backends: list[str])
 
     speed_profile.CLOCK = CLOCK
     prof = speed_profile.Profile()
+    cache = speed_profile.SideCache(args.side_cache)
     with tempfile.TemporaryDirectory() as tmp:
         warm, _ = first_pages(pdfs[0], 1, Path(tmp))
         for b in backends:  # imports and tokenizer: not part of the timing
@@ -249,6 +250,8 @@ def run_profile(pdfs: list[Path], args: argparse.Namespace, backends: list[str])
                 args.layout_model,
                 not args.backends_only,
                 markdown=not args.no_markdown,
+                cache=cache,
+                find_tables=not args.no_find_tables,
             )
     text = speed_profile.report(prof, backends, len(pdfs))
     print(text)
@@ -292,6 +295,21 @@ def main(argv: list[str] | None = None) -> int:
         "--no-markdown",
         action="store_true",
         help="With --profile: leave out pymupdf4llm.to_markdown, by far the slowest call beside.",
+    )
+    ap.add_argument(
+        "--no-find-tables",
+        action="store_true",
+        help="With --profile: leave out find_tables(use_layout=False) on every page.",
+    )
+    ap.add_argument(
+        "--side-cache",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="With --profile: keep the CPU time of each library call beside the backends "
+        "(per document, pages and call) in FILE and reuse it: those calls run no docparse "
+        "code, and over every corpus page they cost far more than the backends. Written after "
+        "each document, so an interrupted run resumes.",
     )
     ap.add_argument(
         "--layout-model",

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> None:
     from rich.console import Console
 
     import align
-    from align.project import fidelity
+    from align.fidelity import fidelity
     from docparse import parse
     from docparse.cli.fidelity_cmds import print_fidelity
     from docparse.cli.parse_cmds import print_summary

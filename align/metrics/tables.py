@@ -23,7 +23,7 @@ does not encode.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from apted import APTED, Config
@@ -290,12 +290,3 @@ def teds(
         distance = tree_edit_distance(ta, tb)
     return max(0.0, 1.0 - distance / n)
 
-
-def best_match(gold: Table, candidates: Iterable[Table]) -> tuple[int, float] | None:
-    """Index and cell F1 of the candidate table with the highest cell F1 (None if none)."""
-    best: tuple[int, float] | None = None
-    for i, cand in enumerate(candidates):
-        score = cell_f1(gold, cand)
-        if best is None or score > best[1]:
-            best = (i, score)
-    return best

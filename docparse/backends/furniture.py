@@ -72,12 +72,15 @@ def _near_table(it: Item, page: PageItems) -> bool:
 
 
 def _protected(it: Item, page: PageItems) -> bool:
-    """Text that is content wherever it sits: captions, footnotes, table headers."""
+    """Text that is content wherever it sits: captions, footnotes, table headers.
+
+    A line right above or below a table is counted apart (see
+    :func:`mark_furniture`): it is content when it is near a table on most
+    of the pages it repeats on.
+    """
     if it.kind == "footnote" or it.marker or CAPTION.match(it.text) or _TABLE_HEAD.search(it.text):
         return True
-    if footnote_mark(it, page.superscripts):
-        return True
-    return _near_table(it, page)
+    return bool(footnote_mark(it, page.superscripts))
 
 
 def body_font(pages: Sequence[PageItems]) -> str:
@@ -128,8 +131,10 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
     """
     n = len(pages)
     main_font = body_font(pages)
+    common = _body_styles(pages)
     candidates: list[tuple[Item, str, bool]] = []
     counts: Counter[str] = Counter()
+    near_table: Counter[str] = Counter()
     # (top, baseline rounded, size rounded, font) -> pages with an item there
     slots: dict[tuple[bool, int, float, str], list[Item]] = {}
     for p in pages:
@@ -138,6 +143,17 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
         for it, top in _margin_items(p):
             text = it.text.strip()
             if len(text.split()) > 25 or len(it.lines) > 3 or _protected(it, p):
+                continue
+            if _near_table(it, p):
+                # A table's header or units line repeats on every statement
+                # page; a running head only sometimes sits above a table.
+                key = _norm_key(text)
+                if key and any(c.isalpha() for c in text):
+                    candidates.append((it, key, True))
+                    if key not in seen:
+                        counts[key] += 1
+                        near_table[key] += 1
+                        seen.add(key)
                 continue
             if _PAGE_NUMBER.match(text):
                 it.kind = "furniture"
@@ -151,14 +167,39 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             if key not in seen:
                 counts[key] += 1
                 seen.add(key)
-            small = body > 0 and it.size <= 0.92 * body
-            distinct = bool(main_font) and it.font != main_font
+            # A style the body of the document uses (code listings in a
+            # monospace font, Latin text in a CJK book) is content's style,
+            # however small or unlike the main font it is.
+            usual = _style(it) in common
+            small = body > 0 and it.size <= 0.92 * body and not usual
+            distinct = bool(main_font) and it.font != main_font and not usual
             apart = _set_apart(it, p, top)
-            if _FURNITURE_TEXT.search(text) and (small or distinct or extreme) and apart:
+            # Two kinds of banner text in one short line ("Vol. 77, No. 21",
+            # "doi:... Copyright ©") say furniture in any style.
+            marks = _banner_marks(text)
+            if marks and (small or distinct or extreme or marks >= 2) and apart:
                 it.kind = "furniture"
             elif extreme and len(it.lines) == 1 and apart:
                 base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
                 slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
+    _mark_repeated(pages, candidates, counts, near_table)
+    for items in slots.values():
+        # Running heads with changing text: the same place and font on many
+        # pages (a third of them, at least three).
+        if len({it.page for it in items}) >= max(3, n // 3):
+            for it in items:
+                it.kind = "furniture"
+    _mark_page_numbers(pages)
+
+
+def _mark_repeated(
+    pages: Sequence[PageItems],
+    candidates: list[tuple[Item, str, bool]],
+    counts: Counter[str],
+    near_table: Counter[str],
+) -> None:
+    """Mark the candidate margin lines whose text repeats on enough pages."""
+    n = len(pages)
     in_body = _body_repeats(pages, {key for _, key, _ in candidates if counts[key] >= 2})
     for it, key, extreme in candidates:
         # Lines in the outermost band of the page need fewer repeats: only
@@ -170,15 +211,32 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
         # before a listing); a running head is in the body once at most
         # (its chapter's heading).
         content = in_body[key] >= 2 and 3 * in_body[key] >= counts[key]
-        if counts[key] >= need and not content:
+        tabular = 2 * near_table[key] >= counts[key]
+        if counts[key] >= need and not content and not tabular:
             it.kind = "furniture"
-    for items in slots.values():
-        # Running heads with changing text: the same place and font on many
-        # pages (a third of them, at least three).
-        if len({it.page for it in items}) >= max(3, n // 3):
-            for it in items:
-                it.kind = "furniture"
-    _mark_page_numbers(pages)
+
+
+def _banner_marks(text: str) -> int:
+    """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds."""
+    return len({m.group(0).lower()[:4] for m in _FURNITURE_TEXT.finditer(text)})
+
+
+def _style(it: Item) -> tuple[str, float]:
+    return it.font, round(it.size * 2) / 2
+
+
+def _body_styles(pages: Sequence[PageItems], share: float = 0.02) -> set[tuple[str, float]]:
+    """Font and size pairs of at least ``share`` of the text outside the margin bands."""
+    chars: Counter[tuple[str, float]] = Counter()
+    for p in pages:
+        for it in p.items:
+            if it.table is not None or not it.lines:
+                continue
+            if it.bbox.y1 <= BAND * p.height or it.bbox.y0 >= (1 - BAND) * p.height:
+                continue
+            chars[_style(it)] += it.chars
+    total = sum(chars.values())
+    return {s for s, c in chars.items() if c >= share * total}
 
 
 def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:

@@ -36,7 +36,12 @@ from pathlib import Path
 from docparse.backends.floats import mark_figure_text
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture
-from docparse.backends.headings import assign_levels, attach_section_numbers, is_heading
+from docparse.backends.headings import (
+    assign_levels,
+    attach_section_numbers,
+    is_heading,
+    is_section_number,
+)
 from docparse.backends.items import (
     CAPTION,
     Item,
@@ -153,6 +158,11 @@ def _split_block(block: Block, page: int) -> list[Item]:
             new = True  # the next footnote of a block of footnotes
         if _LONE_BULLET.fullmatch(prev_text):
             new = False  # the bullet glyph sits on its own line before its text
+        if ln.bold and is_section_number(text) and not is_section_number(prev_text):
+            # A heading's number on its own line under the previous heading
+            # ("RESEARCH METHODS" / "A.1" beside "Part One"): its own item, so
+            # that attach_section_numbers joins it to the title beside it.
+            new = True
         if new:
             groups.append([ln])
         else:
@@ -180,6 +190,26 @@ def _dominant_size(lines: Sequence[Line]) -> float:
     return c.most_common(1)[0][0]
 
 
+def _spans(items: Sequence[Item]) -> list[tuple[float, float]]:
+    """The union of the items' vertical extents, as sorted disjoint intervals."""
+    out: list[tuple[float, float]] = []
+    for y0, y1 in sorted((it.bbox.y0, it.bbox.y1) for it in items):
+        if out and y0 <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], y1))
+        else:
+            out.append((y0, y1))
+    return out
+
+
+def _shared_height(left: Sequence[Item], right: Sequence[Item]) -> float:
+    """Points of page height where both ``left`` and ``right`` have text."""
+    total = 0.0
+    for a0, a1 in _spans(left):
+        for b0, b1 in _spans(right):
+            total += max(0.0, min(a1, b1) - max(a0, b0))
+    return total
+
+
 def _reading_order(items: list[Item], width: float) -> list[Item]:
     """Order a page's items: columns left to right, full-width items splitting the flow."""
     if not items:
@@ -191,10 +221,13 @@ def _reading_order(items: list[Item], width: float) -> list[Item]:
     right = [it for it in items if it.bbox.x0 >= mid - tol and it.bbox.x1 > mid + tol]
     lchars = sum(it.chars for it in left)
     rchars = sum(it.chars for it in right)
-    two_col = (
-        lchars >= 0.15 * total
-        and rchars >= 0.15 * total
-        and any(a.bbox.y0 < b.bbox.y1 and b.bbox.y0 < a.bbox.y1 for a in left for b in right)
+    # Two columns: both sides hold text at the same heights. A column that
+    # ends early (the last page's right column after the references) holds
+    # little text, so a long stretch of side-by-side text also counts.
+    side_by_side = _shared_height(left, right)
+    two_col = side_by_side > 0 and (
+        (lchars >= 0.15 * total and rchars >= 0.15 * total)
+        or (min(lchars, rchars) >= 200 and side_by_side >= 60)
     )
     if not two_col:
         return sorted(items, key=lambda it: (round(it.bbox.y0 / 3), it.bbox.x0))
@@ -462,10 +495,12 @@ def assemble_pages(
         if kind == "heading":
             while stack and stack[-1][0] >= it.level:
                 stack.pop()
+            # A heading records its parents' path, as the other PDF readers do.
+            parents = tuple(s for _, s in stack)
             stack.append((it.level, text))
             after_abstract_heading = text.strip().lower().rstrip(".:") == "abstract"
             drafts.append(
-                UnitDraft(kind="heading", text=text, raw=raw, section=(), provenance=prov)
+                UnitDraft(kind="heading", text=text, raw=raw, section=parents, provenance=prov)
             )
             continue
         if kind == "paragraph" and (

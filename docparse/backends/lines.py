@@ -9,10 +9,10 @@ assembly, so the two backends make lines the same way.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 
 from docparse.backends.pages import Block, Line, TextSpan
+from docparse.model import BBox
 
 
 def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
@@ -21,7 +21,7 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     ``words`` are non-blank spans in any order (a library's words or text
     runs); each becomes part of exactly one line.
     """
-    spans = sorted(words, key=lambda s: s.bbox.y0)
+    spans = sorted(words, key=_top)
     if not spans:
         return []
     rows: list[list[TextSpan]] = []
@@ -29,33 +29,46 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     # the row's growing union box would swallow the next line after one tall
     # glyph and interleave two lines' words.
     anchors: list[tuple[float, float]] = []
+    # Comparisons instead of min()/max() calls: this runs once per word.
     for s in spans:
-        placed = False
-        mid = (s.bbox.y0 + s.bbox.y1) / 2
-        half = max(s.bbox.y1 - s.bbox.y0, 1.0) / 2
-        for k in range(len(rows) - 1, max(len(rows) - 5, -1), -1):
+        b = s.bbox
+        y0, y1 = b.y0, b.y1
+        mid = (y0 + y1) / 2
+        height = y1 - y0
+        half = (height if height > 1.0 else 1.0) / 2
+        n = len(rows)
+        for k in range(n - 1, (n - 5 if n > 4 else -1), -1):
             amid, ahalf = anchors[k]
-            if abs(mid - amid) <= 0.6 * min(half, ahalf):
+            if abs(mid - amid) <= 0.6 * (half if half < ahalf else ahalf):
                 rows[k].append(s)
-                placed = True
                 break
-        if not placed:
+        else:
             rows.append([s])
             anchors.append((mid, half))
     rows = _attach_scripts(rows, anchors)
     lines: list[Line] = []
     for row in rows:
-        row.sort(key=lambda s: s.bbox.x0)
+        row.sort(key=_left)
         cur: list[TextSpan] = [row[0]]
-        for prev, s in itertools.pairwise(row):
-            size = max(s.size, prev.size, 1.0)
-            if s.bbox.x0 - prev.bbox.x1 > 0.9 * size:
+        prev = row[0]
+        for s in row[1:]:
+            size = s.size if s.size > prev.size else prev.size
+            if s.bbox.x0 - prev.bbox.x1 > 0.9 * (size if size > 1.0 else 1.0):
                 lines.append(_line(cur))
                 cur = [s]
             else:
                 cur.append(s)
+            prev = s
         lines.append(_line(cur))
     return lines
+
+
+def _top(s: TextSpan) -> float:
+    return s.bbox.y0
+
+
+def _left(s: TextSpan) -> float:
+    return s.bbox.x0
 
 
 def _attach_scripts(
@@ -87,10 +100,23 @@ def _attach_scripts(
 
 
 def _line(spans: list[TextSpan]) -> Line:
-    b = spans[0].bbox
-    for s in spans[1:]:
-        b = b.union(s.bbox)
-    return Line(tuple(spans), b)
+    return Line(tuple(spans), _union([s.bbox for s in spans]))
+
+
+def _union(boxes: list[BBox]) -> BBox:
+    """The box holding ``boxes`` (one origin), made once instead of one union per box."""
+    first = boxes[0]
+    if len(boxes) == 1:
+        return first
+    if any(b.origin != first.origin for b in boxes):
+        raise ValueError("cannot join boxes with different origins")
+    return BBox(
+        min(b.x0 for b in boxes),
+        min(b.y0 for b in boxes),
+        max(b.x1 for b in boxes),
+        max(b.y1 for b in boxes),
+        first.origin,
+    )
 
 
 def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
@@ -100,27 +126,23 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     # allowed gap above the current line can take no later line either.
     reach = 0.7 * max((max(ln.size, 1.0) for ln in order), default=1.0)
     open_blocks: list[list[Line]] = []
-    active: list[list[Line]] = []
+    # Each open block (in the order blocks were opened) with its last line's
+    # bottom, left, right and size.
+    active: list[tuple[list[Line], float, float, float, float]] = []
     for ln in order:
-        size = max(ln.size, 1.0)
-        target = None
-        active = [blk for blk in active if ln.bbox.y0 - blk[-1].bbox.y1 < reach]
-        for blk in reversed(active):
-            last = blk[-1]
-            gap = ln.bbox.y0 - last.bbox.y1
-            overlap = min(ln.bbox.x1, last.bbox.x1) - max(ln.bbox.x0, last.bbox.x0)
-            if -0.5 * size < gap < 0.7 * size and overlap > 0 and abs(ln.size - last.size) < 1.0:
-                target = blk
+        b = ln.bbox
+        top, x0, x1, ln_size = b.y0, b.x0, b.x1, ln.size
+        size = max(ln_size, 1.0)
+        active = [a for a in active if top - a[1] < reach]
+        for k in range(len(active) - 1, -1, -1):
+            blk, bottom, lx0, lx1, lsize = active[k]
+            gap = top - bottom
+            overlap = min(x1, lx1) - max(x0, lx0)
+            if -0.5 * size < gap < 0.7 * size and overlap > 0 and abs(ln_size - lsize) < 1.0:
+                blk.append(ln)
+                active[k] = (blk, b.y1, x0, x1, ln_size)
                 break
-        if target is None:
-            open_blocks.append([ln])
-            active.append(open_blocks[-1])
         else:
-            target.append(ln)
-    out = []
-    for blk in open_blocks:
-        b = blk[0].bbox
-        for ln in blk[1:]:
-            b = b.union(ln.bbox)
-        out.append(Block(tuple(blk), b))
-    return tuple(out)
+            open_blocks.append([ln])
+            active.append((open_blocks[-1], b.y1, x0, x1, ln_size))
+    return tuple(Block(tuple(blk), _union([ln.bbox for ln in blk])) for blk in open_blocks)

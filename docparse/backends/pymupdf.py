@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,6 +28,7 @@ from docparse.backends.base import (
     open_pymupdf,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
+from docparse.backends.pymupdf_tables import fast_path_available, find_ruled_tables
 from docparse.backends.table_candidates import (
     PageInputs,
     can_split_columns,
@@ -75,6 +76,7 @@ def _has_use_layout() -> bool:
 
 
 _HAS_USE_LAYOUT = _has_use_layout()
+_FAST_RULED = fast_path_available()
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,17 +198,45 @@ class PageTables:
     inputs: PageInputs
     paths: list[dict[str, Any]]
     rules: list[tuple[float, float, float]]
+    #: ``get_drawings()``-form conversions of ``paths`` by index, made on first use.
+    converted: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def drawings(self, indices: list[int]) -> list[dict[str, Any]]:
+        """Fresh ``get_drawings()``-form copies of the paths at ``indices``.
+
+        The points and rectangles of a path are converted once per page; each
+        call gets its own dict, ``rect`` and ``items`` list because
+        ``find_tables`` grows a path's rect and appends closing items in place.
+        """
+        pymupdf: Any = load_pymupdf()
+        out: list[dict[str, Any]] = []
+        for i in indices:
+            base = self.converted.get(i)
+            if base is None:
+                base = self.converted[i] = _drawing(self.paths[i])
+            out.append(dict(base, rect=pymupdf.Rect(base["rect"]), items=list(base["items"])))
+        return out
 
     def find(self, clip: Any, **settings: Any) -> list[Any]:
         """``page.find_tables`` with the layout model as configured and the shared paths."""
-        near = [p for p in self.paths if overlaps(p["rect"], clip)]
+        near_at = [i for i, p in enumerate(self.paths) if overlaps(p["rect"], clip)]
+        near = [self.paths[i] for i in near_at]
         if settings.get("strategy", "lines").startswith("lines") and not can_split_columns(
             (x for p in near for x in _path_xs(p)), clip
         ):
             return []  # one column at most: no table to find, and the search is the cost
+        strategy = settings.get("strategy")
+        if (
+            _FAST_RULED
+            and strategy in ("lines", "lines_strict")
+            and len(settings) == 1
+            and not self.config.table_layout_model
+        ):
+            # The same search without find_tables' per-character Python objects.
+            return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy)
         if _HAS_USE_LAYOUT:
             settings["use_layout"] = self.config.table_layout_model
-        found = self.page.find_tables(clip=clip, paths=[_drawing(p) for p in near], **settings)
+        found = self.page.find_tables(clip=clip, paths=self.drawings(near_at), **settings)
         return list(found.tables) if found is not None else []
 
 
@@ -227,7 +257,7 @@ _PATH_KEYS = (
 def _drawing(p: dict[str, Any]) -> dict[str, Any]:
     """A ``get_cdrawings()`` path in ``get_drawings()`` form (what ``find_tables`` reads).
 
-    A fresh copy per call: ``find_tables`` edits the paths it is given.
+    :meth:`PageTables.drawings` copies it per call: ``find_tables`` edits the paths it is given.
     """
     pymupdf: Any = load_pymupdf()
     items: list[tuple[Any, ...]] = []
@@ -283,15 +313,43 @@ def _rule_items(items: list[Any]) -> tuple[list[Any], list[tuple[float, float, f
     return kept, segments
 
 
+def _turned_path(d: dict[str, Any], m: Any) -> dict[str, Any]:
+    """A ``get_cdrawings()`` path mapped by the matrix ``m`` (to the displayed page)."""
+    pymupdf: Any = load_pymupdf()
+
+    def pt(p: Any) -> tuple[float, float]:
+        q = pymupdf.Point(p) * m
+        return (q.x, q.y)
+
+    def rect(r: Any) -> tuple[float, float, float, float]:
+        q = (pymupdf.Rect(r) * m).normalize()
+        return (q.x0, q.y0, q.x1, q.y1)
+
+    items: list[tuple[Any, ...]] = []
+    for item in d["items"]:
+        if item[0] == "re":
+            items.append(("re", rect(item[1]), *item[2:]))
+        elif item[0] == "qu":
+            items.append(("qu", tuple(pt(p) for p in item[1])))
+        else:
+            items.append((item[0], *(pt(p) for p in item[1:])))
+    return dict(d, rect=rect(d["rect"]), items=items)
+
+
 def page_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> PageTables:
     """Read the page's drawings once (``get_cdrawings``) and keep what the table finders need."""
     paths: list[dict[str, Any]] = []
     segments: list[tuple[float, float, float, float]] = []
     fills: list[tuple[float, float, float, float]] = []
     rules: list[tuple[float, float, float]] = []
+    # Drawings come in the unrotated page's coordinates; the words and
+    # find_tables' cells in the displayed page's (see PyMuPDFBackend._page).
+    turn = page.rotation_matrix if page.rotation % 360 else None
     for d in page.get_cdrawings():
         if d.get("type") not in ("f", "s", "fs"):
             continue
+        if turn is not None:
+            d = _turned_path(d, turn)
         x0, y0, x1, y1 = d["rect"]
         if is_rule(x0, y0, x1, y1):
             rules.append((float(x0), float(y0 + y1) / 2, float(x1)))

@@ -22,7 +22,7 @@ import ctypes
 import importlib
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -56,6 +56,9 @@ _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGN
 _FONT_NAME_BYTES = 128
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
 _PDFIUM_CHARS = str.maketrans({"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"})
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
+_CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
 
 
 def load_pypdfium2() -> Any:
@@ -75,6 +78,39 @@ class Pypdfium2Config(PdfConfig):
     """
 
     bold_weight: int = 600
+
+
+class _Calls:
+    """The PDFium text-page functions the runs are read with, called cheaply.
+
+    pypdfium2's bindings declare each function's argument types, so ctypes
+    converts every argument on every call (about 0.6 us here); the same
+    function pointer without them passes Python ints and a ``c_void_p``
+    handle as they are (about 0.3 us). A page costs thousands of calls (one
+    per character for the unmapped-glyph check), so the bare pointers halve
+    the backend's reading time. A stand-in that is not ctypes (tests) is
+    called as it is.
+    """
+
+    def __init__(self, raw: Any, handle: Any) -> None:
+        fn = raw.FPDFText_CountChars
+        self.bare = isinstance(fn, _CFUNC)
+        self.handle = ctypes.cast(handle, ctypes.c_void_p) if self.bare else handle
+        self.count_chars = self._fn(fn)
+        self.count_rects = self._fn(raw.FPDFText_CountRects)
+        self.get_rect = self._fn(raw.FPDFText_GetRect)
+        self.text_index = self._fn(raw.FPDFText_GetTextIndexFromCharIndex)
+        self.has_unicode_map_error = self._fn(raw.FPDFText_HasUnicodeMapError)
+        self.font_size = self._fn(raw.FPDFText_GetFontSize, ctypes.c_double)
+        self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
+        self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
+
+    def _fn(self, fn: Any, restype: Any = ctypes.c_int) -> Any:
+        if not self.bare:
+            return fn
+        bare = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
+        bare.restype = restype
+        return bare
 
 
 class _Runs:
@@ -97,56 +133,95 @@ class _Runs:
 
     def __init__(self, textpage: Any, raw: Any) -> None:
         self.raw = raw
-        self.handle = textpage.raw
-        self.n_chars = int(raw.FPDFText_CountChars(self.handle))
+        self.calls = calls = _Calls(raw, textpage.raw)
+        self.handle = handle = calls.handle
+        self.n_chars = int(calls.count_chars(handle))
         # PDFium's text indices count UTF-16 code units (a math italic letter is
         # two), so the text is cut as UTF-16; surrogatepass keeps a lone
         # surrogate from shifting the indices after it.
         text = textpage.get_text_range(errors="surrogatepass") if self.n_chars > 0 else ""
-        self.units = self._mark_unmapped(text.encode("utf-16-le", "surrogatepass"))
+        self.units = text.encode("utf-16-le", "surrogatepass")
         self.n_units = len(self.units) // 2
+        # Without a letter outside the BMP (two units) or a lone surrogate (which
+        # decoding would replace) a UTF-16 unit is a character, and the text is
+        # cut as a string: the pieces decoding ``units`` piece by piece gives,
+        # at a fraction of the cost.
+        plain = len(text) == self.n_units and not _SURROGATE.search(text)
+        self.text: str | None = text if plain else None
+        self._bounds: tuple[Sequence[int], list[int]] | None = None
+        self._fonts: dict[bytes, str] = {}
+        self._name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
+        self._name_len = ctypes.c_ulong(_FONT_NAME_BYTES) if calls.bare else _FONT_NAME_BYTES
+        self._flags = ctypes.c_int()
+        self._flags_ref = ctypes.byref(self._flags)
         box = [ctypes.c_double() for _ in range(4)]
         refs = [ctypes.byref(b) for b in box]
-        n = int(raw.FPDFText_CountRects(self.handle, 0, -1)) if self.n_chars > 0 else 0
+        n = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
         self.rects: list[tuple[float, float, float, float]] = []
+        get_rect, append = calls.get_rect, self.rects.append
+        b0, b1, b2, b3 = box
         for i in range(n):
             # GetRect's order is left, top, right, bottom.
-            raw.FPDFText_GetRect(self.handle, i, *refs)
-            left, top, right, bottom = (b.value for b in box)
-            self.rects.append((left, bottom, right, top))
+            get_rect(handle, i, *refs)
+            append((b0.value, b3.value, b2.value, b1.value))
 
-    def _mark_unmapped(self, units: bytes) -> bytes:
-        """``units`` with each glyph PDFium could not map to Unicode as U+FFFD.
+    def mark_unmapped(self, ranges: Iterable[tuple[int, int]]) -> int:
+        """Put U+FFFD in the text in place of each glyph PDFium could not map to
+        Unicode among the characters of ``ranges`` (``start``, ``stop``); the
+        number of such glyphs.
 
         PDFium passes such a glyph's code through as a letter (CMEX's
         summation sign reads ``P``); ``FPDFText_HasUnicodeMapError`` tells
-        them apart. U+FFFD is one UTF-16 unit, so every other text index
-        stays where it was; :func:`~docparse.backends.glyphs.strip_unmapped`
-        then leaves it out and counts it.
+        them apart, one call a character. U+FFFD is one UTF-16 unit, so every
+        other text index stays where it was;
+        :func:`~docparse.backends.glyphs.strip_unmapped` then leaves it out
+        and counts it. Cut the texts again (:meth:`texts`) after marking.
         """
-        has_error, handle = self.raw.FPDFText_HasUnicodeMapError, self.handle
-        bad = [k for k in range(self.n_chars) if has_error(handle, k) == 1]
+        handle, has_error = self.handle, self.calls.has_unicode_map_error
+        bad: list[int] = []
+        for start, stop in ranges:
+            # One C call a character, with no Python loop around it.
+            errors = list(
+                map(has_error, itertools.repeat(handle, stop - start), range(start, stop))
+            )
+            if 1 in errors:
+                bad += [start + i for i, err in enumerate(errors) if err == 1]
         if not bad:
-            return units
-        out = bytearray(units)
-        to_text = self.raw.FPDFText_GetTextIndexFromCharIndex
+            return 0
+        out = bytearray(self.units)
+        to_text = self.calls.text_index
         for k in bad:
             t = int(to_text(handle, k))
             if 0 <= t < len(out) // 2:
                 out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
-        return bytes(out)
+        self.units = bytes(out)
+        if self.text is not None:
+            self.text = self.units.decode("utf-16-le")
+        return len(bad)
+
+    def font(self, char: int) -> tuple[str, int]:
+        """The name and descriptor flags of the font of character ``char``."""
+        got = self.calls.font_info(self.handle, char, self._name, self._name_len, self._flags_ref)
+        if not got:
+            return "", self._flags.value
+        raw_name = self._name.value
+        name = self._fonts.get(raw_name)
+        if name is None:
+            name = self._fonts[raw_name] = raw_name.decode("utf-8", "replace")
+        return name, self._flags.value
 
     def _count(self, start: int, stop: int) -> int:
         """Rectangles over the characters ``start`` .. ``stop - 1``."""
-        return int(self.raw.FPDFText_CountRects(self.handle, start, stop - start))
+        return int(self.calls.count_rects(self.handle, start, stop - start))
 
     def _first_reaching(self, start: int, target: int, guess: int) -> int | None:
         """The least ``e`` whose characters ``start`` .. ``e`` make ``target`` rectangles."""
         n = self.n_chars
+        count, handle = self.calls.count_rects, self.handle
         lo, step = start, max(guess, 1)
         while True:  # gallop: lo is known to fall short
             e = min(lo + step - 1, n - 1)
-            if self._count(start, e + 1) >= target:
+            if count(handle, start, e + 1 - start) >= target:
                 hi = e
                 break
             if e == n - 1:
@@ -154,7 +229,7 @@ class _Runs:
             lo, step = e + 1, step * 2
         while lo < hi:
             mid = (lo + hi) // 2
-            if self._count(start, mid + 1) >= target:
+            if count(handle, start, mid + 1 - start) >= target:
                 hi = mid
             else:
                 lo = mid + 1
@@ -180,9 +255,9 @@ class _Runs:
     def text_index(self, char: int, stop: int) -> int:
         """The text index of ``char`` or of the first character after it, before ``stop``,
         that PDFium's text holds (the text's end when none does)."""
-        to_text = self.raw.FPDFText_GetTextIndexFromCharIndex
+        to_text, handle = self.calls.text_index, self.handle
         for k in range(char, stop):
-            t = int(to_text(self.handle, k))
+            t = int(to_text(handle, k))
             if t >= 0:
                 return t
         return self.n_units
@@ -192,14 +267,22 @@ class _Runs:
 
         Text before the first run (characters without a box) goes to the first run.
         """
-        # The page text starts at the first character PDFium's text holds.
-        base = self.text_index(0, self.n_chars)
-        bounds = [
-            self.text_index(s, nxt) - base for s, nxt in itertools.pairwise([*starts, self.n_chars])
-        ]
-        if bounds:
-            bounds[0] = 0
-        bounds.append(self.n_units)
+        if self._bounds is not None and self._bounds[0] is starts:
+            bounds = self._bounds[1]
+        else:
+            # The page text starts at the first character PDFium's text holds.
+            base = self.text_index(0, self.n_chars)
+            bounds = [
+                self.text_index(s, nxt) - base
+                for s, nxt in itertools.pairwise([*starts, self.n_chars])
+            ]
+            if bounds:
+                bounds[0] = 0
+            bounds.append(self.n_units)
+            self._bounds = (starts, bounds)
+        text = self.text
+        if text is not None:
+            return [text[a:b] for a, b in itertools.pairwise(bounds)]
         units = self.units
         return [
             units[2 * a : 2 * b].decode("utf-16-le", "replace")
@@ -208,24 +291,51 @@ class _Runs:
 
 
 def page_runs(
-    textpage: Any, raw: Any, left: float, top: float, bold_weight: int
+    textpage: Any,
+    raw: Any,
+    left: float,
+    top: float,
+    bold_weight: int,
+    mapped: dict[tuple[str, int], set[str]] | None = None,
 ) -> tuple[list[TextSpan], int]:
     """The non-blank text runs of a PDFium text page as spans in top-left page
     coordinates, and the number of glyphs left out as unmapped
     (:mod:`docparse.backends.glyphs`).
 
     ``left``/``top`` are the crop box's left and top edge in PDF space.
+    ``mapped`` holds, per font (name and flags), the characters already found
+    mapped to Unicode in it; pass one dict for all pages of a document. A run
+    whose characters are all known in its font is not checked for unmapped
+    glyphs again: the check costs a C call per character, more than
+    PDFium's own text extraction on a page of text, and a font maps a given
+    code the same way everywhere.
     """
     reader = _Runs(textpage, raw)
     starts = reader.starts()
     texts = reader.texts(starts)
-    handle = reader.handle
-    name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
-    flags = ctypes.c_int()
+    fonts = [reader.font(first) for first in starts]
+    known = {} if mapped is None else mapped
+    # Each run's characters: from its first to the next run's first (the
+    # first run also takes the characters before it, as its text does).
+    bounds = [0, *starts[1:], reader.n_chars]
+    check = [
+        r
+        for r, (text, font) in enumerate(zip(texts, fonts, strict=False))
+        if not known.setdefault(font, set()).issuperset(text)
+    ]
+    if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
+        texts = reader.texts(starts)
+    for r in check:
+        if "\ufffd" not in texts[r]:
+            known[fonts[r]].update(texts[r])
+    calls, handle = reader.calls, reader.handle
+    font_size, font_weight = calls.font_size, calls.font_weight
     bold_of: dict[str, bool] = {}
     spans: list[TextSpan] = []
     unmapped = 0
-    for (x0, y0, x1, y1), raw_text, first in zip(reader.rects, texts, starts, strict=False):
+    for (x0, y0, x1, y1), raw_text, first, (font, _flags) in zip(
+        reader.rects, texts, starts, fonts, strict=False
+    ):
         text = raw_text.translate(_PDFIUM_CHARS)
         bad = count_unmapped(text)
         if bad:
@@ -235,12 +345,10 @@ def page_runs(
         if not text:
             continue
         # The run's first character carries its font; a font's weight is read once.
-        size = float(raw.FPDFText_GetFontSize(handle, first))
-        got = raw.FPDFText_GetFontInfo(handle, first, name, _FONT_NAME_BYTES, ctypes.byref(flags))
-        font = name.value.decode("utf-8", "replace") if got else ""
+        size = float(font_size(handle, first))
         bold = bold_of.get(font)
         if bold is None:
-            weight = raw.FPDFText_GetFontWeight(handle, first)
+            weight = font_weight(handle, first)
             bold = bold_of[font] = weight >= bold_weight or bool(_BOLD_FONT.search(font))
         box = BBox(x0 - left, top - y1, x1 - left, top - y0)
         spans.append(TextSpan(text, box, size, bold, font))
@@ -359,6 +467,8 @@ class Pypdfium2Backend(PdfBackend):
             raise CorruptDocumentError(
                 path, f"{path} cannot be opened as a PDF: {cause_text(exc, path)}", cause=exc
             ) from exc
+        # Characters found mapped to Unicode, per font, across the document's pages.
+        mapped: dict[tuple[str, int], set[str]] = {}
         try:
             for index in info.page_indices:
                 try:
@@ -368,18 +478,24 @@ class Pypdfium2Backend(PdfBackend):
                         path, f"page {index + 1} cannot be read: {exc}", cause=exc
                     ) from exc
                 try:
-                    yield self._page(page, index, config)
+                    yield self._page(page, index, config, mapped)
                 finally:
                     page.close()
         finally:
             pdf.close()
 
-    def _page(self, page: Any, index: int, config: Pypdfium2Config) -> PageContent:
+    def _page(
+        self,
+        page: Any,
+        index: int,
+        config: Pypdfium2Config,
+        mapped: dict[tuple[str, int], set[str]] | None = None,
+    ) -> PageContent:
         left, bottom, right, top = page.get_cropbox()
         width, height = float(right - left), float(top - bottom)
         textpage = page.get_textpage()
         try:
-            spans, unmapped = page_runs(textpage, self._raw, left, top, config.bold_weight)
+            spans, unmapped = page_runs(textpage, self._raw, left, top, config.bold_weight, mapped)
         finally:
             textpage.close()
         lines = lines_from_spans(spans)

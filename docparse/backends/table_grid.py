@@ -11,10 +11,59 @@ signs join the value they belong to (:func:`merge_symbol_cells`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 from docparse.backends.table_candidates import Box4, Word, is_number
 from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
+
+#: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
+_LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
+
+
+def without_leaders(words: Iterable[Word]) -> list[Word]:
+    """Words with dot leaders and typed rules taken out.
+
+    A typewriter table leads each row label to its first value with dots
+    (``0.99 ........ 800``) and underlines its header with a line of hyphens:
+    a reader sees the dots as the gap between two cells and the hyphens as a
+    rule, never as cell text. A word that is all leader is dropped; a leader
+    at either end of a word is cut off and the word's box shrunk in
+    proportion to the characters left (the label ``0.99`` of ``0.99......``).
+    A lone ``-`` or ``—`` (a nil value) and an ellipsis of two dots stay.
+    """
+    out: list[Word] = []
+    for w in words:
+        text = w[4]
+        if _LEADER.fullmatch(text.strip()):
+            continue
+        m = _LEADER.search(text)
+        if m is None:
+            out.append(w)
+            continue
+        n = len(text)
+        if m.end() == n and m.start() > 0:
+            keep = text[: m.start()].rstrip()
+            out.append((w[0], w[1], w[0] + (w[2] - w[0]) * len(keep) / n, w[3], keep))
+        elif m.start() == 0 and m.end() < n:
+            keep = text[m.end() :].lstrip()
+            out.append((w[2] - (w[2] - w[0]) * len(keep) / n, w[1], w[2], w[3], keep))
+        else:
+            out.append(w)
+    return out
+
+
+def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
+    """Whether a word inside ``box`` holds a run of leader dots (``......``)."""
+    return any(
+        box[0] <= (w[0] + w[2]) / 2 <= box[2]
+        and box[1] <= (w[1] + w[3]) / 2 <= box[3]
+        and _DOTS.search(w[4])
+        for w in words
+    )
+
+
+_DOTS = re.compile(r"(?:\.\s?){3,}")
 
 
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
@@ -270,11 +319,11 @@ def word_grid(
     rules) add column boundaries to the gaps where no gap is near them: a
     table ruled between column groups only.
     """
-    inside = [
+    inside = without_leaders(
         w
         for w in words
         if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
-    ]
+    )
     if not inside:
         return None
     heights = sorted(w[3] - w[1] for w in inside)
@@ -295,8 +344,9 @@ def word_grid(
     if len(xs) < 3:
         return None
     n = len(xs) - 1
+    first_values = next((i for i, r in enumerate(rows) if _valued(r)), len(rows))
     grid: list[list[str]] = []
-    for row in rows:
+    for ri, row in enumerate(rows):
         cells: list[list[str]] = [[] for _ in range(n)]
         # With drawn edges, a phrase that crosses a rule is two cells; a phrase
         # of numbers set a space apart is several cells, one per number.
@@ -306,11 +356,16 @@ def word_grid(
                 pieces.extend([w] for w in p)
             else:
                 pieces.append(p)
+        placed: list[int] = []
         for piece in pieces:
             x = (piece[0][0] + piece[0][2]) / 2 if edges or len(piece) == 1 else piece[0][0] + 0.5
             col = 0
             while col < n - 1 and x > xs[col + 1]:
                 col += 1
+            placed.append(col)
+        if ri < first_values and not edges:
+            placed = _spanning_starts(pieces, placed, xs, min_gap)
+        for piece, col in zip(pieces, placed, strict=True):
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
     grid = _join_wrapped_header_lines(grid, rows)
@@ -321,6 +376,59 @@ def word_grid(
         max(w[3] for w in inside),
     )
     return box, merge_symbol_cells(grid)
+
+
+def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: float) -> bool:
+    """Most ``rows`` start their stretch ``lo..hi`` with a label, not a value."""
+    firsts = [
+        " ".join(w[4] for w in _phrases([w for w in r if lo <= w[0] < hi], min_gap)[0])
+        for r in rows
+        if any(lo <= w[0] < hi for w in r)
+    ]
+    return bool(firsts) and sum(not is_number(t) for t in firsts) >= 0.6 * len(firsts)
+
+
+def _valued(row: Sequence[Word]) -> bool:
+    """A row of values: two or more numbers (a date's day, ``31,``, is none)."""
+    return sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2
+
+
+def _spanning_starts(
+    pieces: Sequence[Sequence[Word]], placed: Sequence[int], xs: Sequence[float], min_gap: float
+) -> list[int]:
+    """Columns of a header line's pieces, a spanning header in the first column it spans.
+
+    A header centred over a group of columns ("Year of data" over four years)
+    crosses the gaps between them; its left end falls in whichever column
+    the centring puts it, one or two right of the group's first. A reader
+    takes it as heading the whole group: the columns around it up to its
+    neighbours in the line, whose middle is its middle. Of the runs of
+    columns that hold every column it overlaps and no neighbour's, the one
+    centred on it (within a tenth of its width; the widest of those) gives
+    its column: the run's first, as ICDAR-2013 places spanning cells.
+    """
+    n = len(xs) - 1
+    out = list(placed)
+    for i, piece in enumerate(pieces):
+        lo, hi = piece[0][0], max(w[2] for w in piece)
+        # Well into two columns at least: a short label on a boundary is no span.
+        over = [c for c in range(n) if lo < xs[c + 1] - min_gap and hi > xs[c] + min_gap]
+        if len(over) < 2:
+            continue
+        left = out[i - 1] + 1 if i > 0 else 0
+        right = placed[i + 1] - 1 if i + 1 < len(pieces) else n - 1
+        if left > over[0] or right < over[-1]:
+            continue
+        mid = (lo + hi) / 2
+        best: tuple[float, int] | None = None
+        for a in range(left, over[0] + 1):
+            for b in range(over[-1], right + 1):
+                centred = abs((xs[a] + xs[b + 1]) / 2 - mid) <= 0.1 * (hi - lo)
+                if centred and (best is None or b - a > best[0]):
+                    best = (b - a, a)
+        if best is not None:
+            out[i] = best[1]
+    return out
 
 
 def _join_wrapped_header_lines(
@@ -353,3 +461,116 @@ def _join_wrapped_header_lines(
         else:
             out.append(grid[i])
     return out
+
+
+def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
+    """``clip`` cut into one region per table where a table's header recurs below its body.
+
+    Two tables of one layout printed one under the other ("Design effect"
+    over 1.0-1.6, then again over 1.7-3.5) are read as one region by a
+    finder that sees only rows of numbers. A reader sees the second header
+    and starts a new table there: a row without values below the first row
+    of values whose text is the same as one of the header rows above that
+    row starts a new table, together with the rows without values right
+    above it (the rest of its header). Returns ``[clip]`` when no header
+    recurs.
+    """
+    inside = without_leaders(
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    )
+    rows = baseline_rows(inside)
+
+    def valued(r: Sequence[Word]) -> bool:
+        return sum(is_number(w[4]) and w[4][-1] != "," for w in r) >= 2
+
+    def text(r: Sequence[Word]) -> str:
+        return " ".join(w[4] for w in r)
+
+    first = next((i for i, r in enumerate(rows) if valued(r)), None)
+    if first is None or first == 0:
+        return [(clip[0], clip[1], clip[2], clip[3])]
+    heads = {text(r) for r in rows[:first] if any(c.isalpha() for c in text(r))}
+    starts: list[int] = []
+    seen_values = True
+    for i in range(first + 1, len(rows)):
+        if valued(rows[i]):
+            seen_values = True
+            continue
+        if seen_values and text(rows[i]) in heads:
+            start = i
+            while start - 1 > (starts[-1] if starts else first) and not valued(rows[start - 1]):
+                start -= 1
+            starts.append(start)
+            seen_values = False
+    if not starts:
+        return [(clip[0], clip[1], clip[2], clip[3])]
+    out: list[Box4] = []
+    top = clip[1]
+    for s in starts:
+        cut = (max(w[3] for w in rows[s - 1]) + min(w[1] for w in rows[s])) / 2
+        out.append((clip[0], top, clip[2], cut))
+        top = cut
+    out.append((clip[0], top, clip[2], clip[3]))
+    return out
+
+
+def side_by_side_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
+    """``clip`` cut into one region per table where tables stand side by side.
+
+    A long two-column list is printed as two or three tables next to each
+    other, each with the same header (``Age | Total population`` three times
+    over). A reader sees the header repeat along its line and reads each
+    repetition with the columns under it as a table of its own. A header
+    line (above the first row of values) whose phrases are one sequence
+    repeated two or more times is cut between the repetitions, in a gap no
+    word of that line or the rows below crosses, when each repetition has
+    row labels of its own (most rows of values start it with a label).
+    Returns ``[clip]`` when no header repeats.
+    """
+    whole: list[Box4] = [(clip[0], clip[1], clip[2], clip[3])]
+    inside = without_leaders(
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    )
+    if not inside:
+        return whole
+    heights = sorted(w[3] - w[1] for w in inside)
+    min_gap = 0.8 * heights[len(heights) // 2]
+    rows = baseline_rows(inside)
+    for row in rows:
+        if sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2:
+            break  # only header lines above the body
+        phrases = _phrases(row, min_gap)
+        texts = [" ".join(w[4] for w in p) for p in phrases]
+        n = len(texts)
+        for k in range(1, n // 2 + 1):
+            if n % k or any(texts[i] != texts[i % k] for i in range(n)):
+                continue
+            if not any(c.isalpha() for t in texts[:k] for c in t):
+                continue
+            # Each cut in the widest gap that no word of this line or below
+            # crosses (a title above runs over all of them), between the last
+            # header of one table and the first of the next.
+            spans = [(w[0], w[2]) for r in rows[rows.index(row) :] for w in r]
+            found = [
+                _cut_in(phrases[g - 1][-1][0], phrases[g][0][2], spans, min_gap)
+                for g in range(k, n, k)
+            ]
+            cuts = [x for x in found if x is not None]
+            if len(cuts) < len(found):
+                continue
+            xs = [clip[0], *cuts, clip[2]]
+            # Each table has its own row labels; a column group repeating its
+            # subheaders ("Total | Public | Private" twice) shares the labels
+            # at the left of the first group and is one table.
+            body = [r for r in rows if _valued(r)]
+            if not all(_labelled(body, a, b, min_gap) for a, b in pairwise(xs)):
+                continue
+            # A title line above the repeated header runs over all the tables:
+            # it belongs to none of them.
+            top = min(w[1] for w in row) - 1
+            return [(a, top, b, clip[3]) for a, b in pairwise(xs)]
+    return whole

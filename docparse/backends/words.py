@@ -44,20 +44,27 @@ def expand_ligatures(text: str) -> str:
 def vocabulary(lines: Iterable[str]) -> set[str]:
     """Lower-cased words of ``lines``, leaving out line-final hyphenated fragments."""
     vocab: set[str] = set()
+    lower = str.lower
     for line in lines:
         toks = line.split()
-        for i, tok in enumerate(toks):
-            if i == len(toks) - 1 and tok[-1:] in _HYPHENS:
-                tok = tok.rstrip(_HYPHENS)
-                # The fragment before a line-end hyphen is not evidence of a word,
-                # but the complete parts before it are ("state-of-the-").
-                parts = tok.split("-")[:-1]
-                vocab.update(p.lower() for p in parts if p.isalpha())
-                continue
-            for w in _WORD_RE.findall(tok):
-                vocab.add(w.lower())
-            if "-" in tok:
-                vocab.add(tok.strip(".,;:()[]\"'").lower())
+        if not toks:
+            continue
+        last = toks[-1]
+        head = line
+        if last[-1:] in _HYPHENS:
+            toks.pop()
+            # The text before the last token (a suffix of the stripped line).
+            head = line.rstrip()[: -len(last)]
+            tok = last.rstrip(_HYPHENS)
+            # The fragment before a line-end hyphen is not evidence of a word,
+            # but the complete parts before it are ("state-of-the-").
+            parts = tok.split("-")[:-1]
+            vocab.update(p.lower() for p in parts if p.isalpha())
+        # Words never span whitespace, so the line's words are its tokens'
+        # words: one regex scan a line, not one a token.
+        vocab.update(map(lower, _WORD_RE.findall(head)))
+        if "-" in head:
+            vocab.update(tok.strip(".,;:()[]\"'").lower() for tok in toks if "-" in tok)
     return vocab
 
 

@@ -141,7 +141,7 @@ def fidelity_cmd(
     is scored in the same table. ``-O`` options go to the PDF backends. Exits
     with status 1 when every backend failed.
     """
-    from align.project import fidelity
+    from align.fidelity import fidelity
 
     check_output(output)
     check_output(html_path)

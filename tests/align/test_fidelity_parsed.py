@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import docparse
-from align.project import fidelity
+from align.fidelity import fidelity
 from docparse.cli import main
 
 TWIN = Path("research/jmlr-pmlr-sample/pmlr-sample.tex")

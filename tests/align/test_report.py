@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from align.project import BackendRun, FidelityRun, project
+from align.fidelity import BackendRun, FidelityRun
+from align.project import project
 from align.readers import Evidence, QARecord
 from align.report import render_report, write_report
 from align.retrieval import BM25Retriever, evaluate

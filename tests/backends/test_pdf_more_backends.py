@@ -109,6 +109,8 @@ class _FakeRaw:
         # Each character is one UTF-16 code unit, the unit PDFium's text indices count.
         self.index = list(range(len(chars)))
         self.text = "".join(ch for ch, _ in chars)
+        self.fonts = [obj for _, obj in chars]
+        self.checked: list[int] = []  # characters asked for an unmapped glyph
 
     def _rects(self, start: int, count: int) -> list[int]:
         stop = len(self.chars) if count < 0 else start + count
@@ -137,7 +139,23 @@ class _FakeRaw:
         return self.index[k]
 
     def FPDFText_HasUnicodeMapError(self, handle: object, k: int) -> int:
+        self.checked.append(k)
         return int(k in self.unmapped)
+
+    def FPDFText_GetFontSize(self, handle: object, k: int) -> float:
+        return 10.0
+
+    def FPDFText_GetFontInfo(
+        self, handle: object, k: int, buf: object, size: int, flags: object
+    ) -> int:
+        import ctypes
+
+        name = f"F{self.fonts[k]}".encode()  # one font per text object
+        ctypes.memmove(buf, name + b"\0", len(name) + 1)  # type: ignore[call-overload]
+        return len(name) + 1
+
+    def FPDFText_GetFontWeight(self, handle: object, k: int) -> int:
+        return 400
 
 
 class _FakeTextPage:
@@ -180,6 +198,34 @@ def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
     chars = [(c, 0) for c in "Px"] + [(" ", None)] + [(c, 1) for c in "sum"]
     raw = _FakeRaw(chars, unmapped=(0,))
     runs = _Runs(_FakeTextPage(raw), raw)
-    texts = runs.texts(runs.starts())
+    starts = runs.starts()
+    assert runs.mark_unmapped([(0, 3), (3, 6)]) == 1
+    texts = runs.texts(starts)
     assert texts == ["\ufffdx ", "sum"]
     assert count_unmapped(texts[0]) == 1 and strip_unmapped(texts[0]) == "x "
+
+
+def test_pypdfium2_unmapped_check_once_per_font_and_character() -> None:
+    """A run whose characters were all found mapped before in its font is not
+    asked about each character again; a run in another font, or with a
+    character not seen yet, is, so a glyph unmapped there is still left out
+    and counted."""
+    _needs("pypdfium2")
+    from docparse.backends.pypdfium2 import page_runs
+
+    mapped: dict[tuple[str, int], set[str]] = {}
+    page1 = [(c, 0) for c in "sum"] + [(" ", None)] + [(c, 1) for c in "us"]
+    raw = _FakeRaw(page1)
+    spans, bad = page_runs(_FakeTextPage(raw), raw, 0.0, 0.0, 600, mapped)
+    assert [s.text for s in spans] == ["sum", "us"] and bad == 0
+    assert len(raw.checked) == len(page1)
+    # Page 2: "mus" in font 0 is known; "Ps" in font 2 is new, its P unmapped.
+    page2 = [(c, 0) for c in "mus"] + [(" ", None)] + [(c, 2) for c in "Ps"]
+    raw = _FakeRaw(page2, unmapped=(4,))
+    spans, bad = page_runs(_FakeTextPage(raw), raw, 0.0, 0.0, 600, mapped)
+    assert [s.text for s in spans] == ["mus", "s"] and bad == 1
+    assert raw.checked == [4, 5]
+    # Without the memo every character is checked.
+    raw = _FakeRaw(page2, unmapped=(4,))
+    page_runs(_FakeTextPage(raw), raw, 0.0, 0.0, 600)
+    assert len(raw.checked) == len(page2)

@@ -1,0 +1,199 @@
+"""Where the pypdfium2 backend's text path spends its CPU time, against its baseline.
+
+Parses each PDF with ``backend="pypdfium2"``, tables and OCR off (the speed
+target of the backend: at most 3x ``get_textpage().get_text_range()`` over the
+same pages), and splits the CPU time into stages by wrapping the functions
+that do them:
+
+=================  ===============================================================
+stage              what it times
+=================  ===============================================================
+pdfium pages       the backend's page loop outside the stages below: PDFium's page
+                   load, text page and close (the baseline's own work) and records
+page_runs          the runs read from the text page (rectangles, starts, texts, fonts)
+lines / blocks     :func:`~docparse.backends.lines.lines_from_spans` and
+                   :func:`~docparse.backends.lines.blocks_from_lines`
+page_items         splitting blocks into paragraph candidates, reading order
+furniture ... merge  the steps across pages of :func:`~docparse.backends.layout.assemble_pages`
+assembly rest      the rest of the assembly (joining lines, drafts)
+build              :func:`~docparse.builder.build_document`; tokens inside it shown apart
+preflight          the PyMuPDF checks before the parse
+=================  ===============================================================
+
+Beside it, the baseline (open, ``get_textpage().get_text_range()`` per page,
+close) over the same pages. Every page of every PDF is read (``--max-pages``
+cuts each PDF to its first pages in place of a copy: the backend is given
+``pages=(1, N)``).
+
+    python -m benchmarks.pdf_text_stages [--corpus DIR] [--max-pages N] [PDF ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+QUICK_ARGS = ["{corpus}/research/arxiv-2510.22211v1/2510.22211v1.pdf"]
+
+CLOCK: Callable[[], float] = time.process_time
+
+#: (module, function, stage) wrapped; inner stages are subtracted from outer ones.
+WRAPPED = [
+    ("docparse.backends.base", "preflight", "preflight"),
+    ("docparse.backends.pypdfium2", "page_runs", "page_runs"),
+    ("docparse.backends.pypdfium2", "lines_from_spans", "lines"),
+    ("docparse.backends.pypdfium2", "blocks_from_lines", "blocks"),
+    ("docparse.backends.layout", "page_items", "page_items"),
+    ("docparse.backends.layout", "mark_furniture", "furniture"),
+    ("docparse.backends.layout", "mark_figure_text", "figures+footnotes"),
+    ("docparse.backends.layout", "mark_footnotes", "figures+footnotes"),
+    ("docparse.backends.layout", "_classify", "classify"),
+    ("docparse.backends.layout", "vocabulary", "vocabulary"),
+    ("docparse.backends.layout", "_merge_continuations", "merge"),
+    ("docparse.builder", "count_tokens_batch", "tokens"),
+    ("docparse.backends.base", "build_document", "build"),
+]
+
+
+class Stages:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._stack: list[float] = []  # time spent in inner stages, per open call
+
+    def add(self, stage: str, seconds: float) -> None:
+        self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+
+    def wrap(self, module: str, name: str, stage: str) -> None:
+        mod = importlib.import_module(module)
+        original = getattr(mod, name)
+        stages = self
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            stages._stack.append(0.0)
+            start = CLOCK()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent = CLOCK() - start
+                inner = stages._stack.pop()
+                stages.add(stage, spent - inner)  # exclusive of wrapped inner stages
+                if stages._stack:
+                    stages._stack[-1] += spent
+
+        setattr(mod, name, timed)
+
+    def wrap_pages(self) -> None:
+        """The backend's page loop: time inside it not taken by an inner stage."""
+        from docparse.backends.pypdfium2 import Pypdfium2Backend
+
+        original = Pypdfium2Backend.iter_pages
+        stages = self
+
+        def timed(self_: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            pages = original(self_, *args, **kwargs)
+            while True:
+                stages._stack.append(0.0)
+                start = CLOCK()
+                try:
+                    page = next(pages)
+                except StopIteration:
+                    return
+                finally:
+                    spent = CLOCK() - start
+                    inner = stages._stack.pop()
+                    stages.add("pdfium pages", spent - inner)
+                    if stages._stack:
+                        stages._stack[-1] += spent
+                yield page
+
+        Pypdfium2Backend.iter_pages = timed  # type: ignore[method-assign]
+
+
+def baseline(path: Path, max_pages: int) -> int:
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(path))
+    try:
+        n = len(pdf) if max_pages <= 0 else min(len(pdf), max_pages)
+        for i in range(n):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            textpage.get_text_range()
+            textpage.close()
+            page.close()
+        return n
+    finally:
+        pdf.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("pdfs", nargs="*", type=Path)
+    ap.add_argument("--corpus", type=Path, default=None)
+    ap.add_argument("--max-pages", type=int, default=0, help="0: every page")
+    args = ap.parse_args(argv)
+    corpus = (args.corpus or CORPUS).resolve()
+    pdfs = args.pdfs or sorted(corpus.rglob("*.pdf"))
+    if not pdfs:
+        print("no PDFs (pass paths, or put the shared corpus beside the project)", file=sys.stderr)
+        return 2
+
+    import docparse
+    from docparse.text import count_tokens
+
+    count_tokens("warm up the cl100k encoding")
+    stages = Stages()
+    for module, name, stage in WRAPPED:
+        stages.wrap(module, name, stage)
+    stages.wrap_pages()
+    config: dict[str, Any] = {"tables": False, "ocr": "off"}
+
+    def parse(path: Path, n: int) -> Any:
+        pages = {"pages": (1, n)} if args.max_pages > 0 else {}
+        return docparse.parse(path, backend="pypdfium2", config={**config, **pages})
+
+    parse(pdfs[0], 1)  # imports: not part of the timing
+    stages.seconds.clear()
+    base = total = 0.0
+    pages = 0
+    for pdf in pdfs:
+        start = CLOCK()
+        n = baseline(pdf, args.max_pages)
+        base += CLOCK() - start
+        start = CLOCK()
+        parse(pdf, n)
+        total += CLOCK() - start
+        pages += n
+    stages.add("assembly rest + api", total - sum(stages.seconds.values()))
+    pages = max(pages, 1)
+    print(f"\npypdfium2 backend (tables off, OCR off), {len(pdfs)} PDFs, {pages} pages, CPU time\n")
+    print(
+        f"* baseline get_textpage().get_text_range(): {base:.2f} s, "
+        f"{1000 * base / pages:.2f} ms/page"
+    )
+    print(
+        f"* backend: {total:.2f} s, {1000 * total / pages:.2f} ms/page, "
+        f"**{total / base if base else float('nan'):.2f}x** the baseline (target <= 3x)\n"
+    )
+    print("| stage | CPU s | ms/page | x baseline |")
+    print("|---|---|---|---|")
+    for stage, seconds in stages.seconds.items():
+        print(
+            f"| {stage} | {seconds:.2f} | {1000 * seconds / pages:.2f} | "
+            f"{seconds / base if base else float('nan'):.2f} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,129 @@
+"""Which grids are tables: the checks the PDF backends apply to candidate grids.
+
+A strategy that finds grids in whitespace or in drawn lines finds prose too:
+framed boxes of paragraphs, two text columns read as a table. The checks here
+decide from a grid's cell strings alone whether it reads as a table
+(:func:`plausible_table`, :func:`ruled_off_plausible`), as ruled-off prose
+(:func:`prose_table`), or as a ruled table good enough to keep without a
+whitespace reading (:func:`rich_table`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import Any
+
+from docparse.backends.table_headers import NUMBER_CELL
+
+
+def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -> bool:
+    """A whitespace-detected grid that looks like a table, not like prose.
+
+    At least 3 rows and 2 columns, at least 40% of the grid filled, and short
+    cells: median at most 6 words, at most 10% over 12 words, at most 30%
+    starting in lower case (prose cut into columns); a column that is mostly numbers; and
+    not the whole page (``page_fraction``: the table's share of the page
+    height; a whitespace "table" as tall as the page is the page's layout).
+    """
+    if page_fraction > 0.85:
+        return False
+    if len(rows) < 3 or max((len(r) for r in rows), default=0) < 2:
+        return False
+    cells = [c for r in rows for c in r]
+    filled = [c for c in cells if c.strip()]
+    if len(filled) < 0.4 * len(cells):
+        return False
+    lengths = sorted(len(c.split()) for c in filled)
+    if sum(n > 12 for n in lengths) > 0.1 * len(lengths):
+        return False
+    if lengths[len(lengths) // 2] > 6:
+        return False
+    # Prose cut into columns: many cells start in the middle of a sentence.
+    if sum(c.strip()[0].islower() for c in filled) > 0.3 * len(filled):
+        return False
+    width = max(len(r) for r in rows)
+    for col in range(width):
+        column = [r[col] for r in rows if col < len(r) and r[col].strip()]
+        numeric = sum(bool(NUMBER_CELL.match(c)) for c in column)
+        if len(column) >= 3 and numeric >= 0.6 * len(column):
+            return True
+    return False
+
+
+def prose_table(rows: Sequence[Sequence[str]]) -> bool:
+    """A "table" that is really ruled-off prose (a framed box of paragraphs).
+
+    One column, or at least 30% of the non-empty cells longer than 15 words.
+    Such regions stay text.
+    """
+    if max((len(r) for r in rows), default=0) < 2:
+        return True
+    filled = [c for r in rows for c in r if c.strip()]
+    return bool(filled) and sum(len(c.split()) > 15 for c in filled) >= 0.3 * len(filled)
+
+
+def text_line_count(bbox: Sequence[float], word_boxes: Iterable[Sequence[float]]) -> int:
+    """Distinct text lines (3-point bins of word centres) inside ``bbox``."""
+    x0, y0, x1, y1 = bbox[:4]
+    bins = set()
+    for w in word_boxes:
+        cx = (w[0] + w[2]) / 2
+        cy = (w[1] + w[3]) / 2
+        if x0 <= cx <= x1 and y0 <= cy <= y1:
+            bins.add(round(cy / 3))
+    return len(bins)
+
+
+def rich_table(rows: Sequence[Sequence[str]], n_text_lines: int = 0) -> bool:
+    """A ruled table good enough to keep without trying the whitespace strategies.
+
+    At least 4 rows (a ruled header box alone is not enough) and not several
+    text lines lumped per row (``n_text_lines``: text lines inside the table,
+    see :func:`text_line_count`): a table ruled only around its column
+    groups comes out as one row holding every data line.
+    """
+    return len(rows) >= 4 and len(rows) >= 0.3 * n_text_lines
+
+
+def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
+    """A grid found inside a rule-bounded region that is a table, not prose.
+
+    At least 2 rows and 2 non-empty columns, short cells (median at most 6
+    words, none over 20), and not :func:`prose_table`.
+    """
+    if len(rows) < 2 or prose_table(rows):
+        return False
+    width = max(len(r) for r in rows)
+    used = sum(any(c.strip() for r in rows if i < len(r) for c in [r[i]]) for i in range(width))
+    filled = [c for r in rows for c in r if c.strip()]
+    if used < 2 or not filled:
+        return False
+    lengths = sorted(len(c.split()) for c in filled)
+    # Prose columns read as a grid: most cells start in the middle of a sentence.
+    if sum(c.strip()[0].islower() for c in filled) > 0.4 * len(filled):
+        return False
+    return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20
+
+
+def grid_fill(grids: Iterable[tuple[Any, Sequence[Sequence[str]]]]) -> float:
+    """Share of non-empty cells over ``(bbox, rows)`` grids; 0 when there are none."""
+    cells = [c for _, rows in grids for r in rows for c in r]
+    return sum(1 for c in cells if c.strip()) / len(cells) if cells else 0.0
+
+
+def contents_list(rows: Sequence[Sequence[str]]) -> bool:
+    """A table of contents read as a grid: titles with page numbers that never decrease.
+
+    Its last filled column holds whole numbers on at least three rows, in
+    order, and no other column holds a number: a reader takes it for a
+    table of contents, not for a table of values.
+    """
+    last = [next((c.strip() for c in reversed(r) if c.strip()), "") for r in rows]
+    pages = [int(v) for v in last if v.isdigit()]
+    if len(pages) < 3 or len(pages) < 0.8 * len(rows):
+        return False
+    if any(a > b for a, b in pairwise(pages)):
+        return False
+    others = [c for r in rows for c in list(r)[:-1] if c.strip()]
+    return not any(c.strip().replace(",", "").replace(".", "").isdigit() for c in others)

@@ -1,0 +1,201 @@
+"""Choosing between two readings of a table and repairing rows a strategy got wrong.
+
+A ruled strategy that counts cell backgrounds cuts phantom columns
+(:func:`prefer_fuller_grids` picks the strokes-only reading), a strategy
+that misses row boundaries lumps data lines into one row
+(:func:`split_stacked_rows`), and a table with column lines only in its
+header comes out with each body row one merged cell
+(:func:`spread_merged_cells`, with :func:`column_starts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from docparse.backends.table_checks import grid_fill
+from docparse.backends.table_headers import NUMBER_CELL
+from docparse.backends.table_regions import Box
+
+
+def _iou(a: Box, b: Box) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def prefer_fuller_grids(
+    found: Sequence[tuple[Box, Sequence[Sequence[str]]]],
+    strict: Sequence[tuple[Box, Sequence[Sequence[str]]]],
+) -> list[int | None]:
+    """For each grid of ``found``, the index of a ``strict`` grid to use instead, or None.
+
+    Cell backgrounds drawn as filled rectangles a little inside the cell
+    borders add edges of their own: a ruled strategy that counts every
+    rectangle edge then cuts phantom columns and splits a two-line cell into
+    two rows (ICDAR-2013 ``eu-001``: "to air" / "kg/year"). The same table
+    found from strokes and thin rules only (``strict``) has the true cells. A
+    strict grid replaces a found one when it covers the same region
+    (intersection over union at least 0.8), keeps at least 80% of its
+    non-empty cells, and fills a larger share of its cells (by more than 0.05).
+    """
+
+    def filled(rows: Sequence[Sequence[str]]) -> int:
+        return sum(1 for r in rows for c in r if c.strip())
+
+    out: list[int | None] = []
+    for box, rows in found:
+        choice: int | None = None
+        best = grid_fill([(box, rows)])
+        for i, (sbox, srows) in enumerate(strict):
+            if _iou(box, sbox) < 0.8 or filled(srows) < 0.8 * filled(rows):
+                continue
+            fill = grid_fill([(sbox, srows)])
+            if fill > best + 0.05:
+                choice, best = i, fill
+        out.append(choice)
+    return out
+
+
+def _text_lines_of(
+    words: Sequence[Any], key: Callable[[Any], tuple[float, float, str]]
+) -> list[list[Any]]:
+    """Words of one cell grouped into text lines (by vertical overlap), top to bottom."""
+    lines: list[list[Any]] = []
+    bottom = float("-inf")
+    for w in sorted(words, key=lambda w: key(w)[0]):
+        top, bot, _ = key(w)
+        if lines and (top + bot) / 2 <= bottom:
+            lines[-1].append(w)
+            bottom = max(bottom, bot)
+        else:
+            lines.append([w])
+            bottom = bot
+    return lines
+
+
+def split_stacked_rows(
+    row: Sequence[Sequence[Any] | None], key: Callable[[Any], tuple[float, float, str]]
+) -> list[list[list[Any] | None]]:
+    """One grid row as one or more rows: data lines a strategy lumped together are split.
+
+    ``row`` holds each cell's words (``None`` for a cell covered by a merged
+    cell); ``key`` gives a word's ``(top, bottom, text)``. Whitespace row
+    detection misses a row boundary now and then (a bold section row above
+    shifts its guesses), and a table ruled only around column groups has no
+    row boundary at all: two or more data lines then share one cell in every
+    column ("54,425 34,947"). A row is split into its ``k`` text lines when
+    every non-empty cell holds exactly ``k >= 2`` lines at the same heights
+    and at least two cells, and at least half of them, hold only numbers on
+    every line. A header cell printed on two lines never qualifies: numbers
+    stacked in one cell are two values, words stacked in one cell are one.
+    """
+    cells = [c for c in row if c]
+    if len(cells) < 2:
+        return [[list(c) if c is not None else None for c in row]]
+    split = [_text_lines_of(c, key) for c in cells]
+    k = len(split[0])
+    if k < 2 or any(len(s) != k for s in split):
+        return [[list(c) if c is not None else None for c in row]]
+
+    def centre(line: list[Any]) -> float:
+        return sum((key(w)[0] + key(w)[1]) / 2 for w in line) / len(line)
+
+    def height(line: list[Any]) -> float:
+        return max(key(w)[1] for w in line) - min(key(w)[0] for w in line)
+
+    ref = split[0]
+    for s in split[1:]:
+        for a, b in zip(ref, s, strict=True):
+            if abs(centre(a) - centre(b)) > 0.5 * max(height(a), height(b), 1.0):
+                return [[list(c) if c is not None else None for c in row]]
+    numeric = sum(
+        all(NUMBER_CELL.match(" ".join(key(w)[2] for w in line)) for line in s) for s in split
+    )
+    if numeric < 2 or numeric < 0.5 * len(cells):
+        return [[list(c) if c is not None else None for c in row]]
+    lines_of = iter(split)
+    per_cell = [next(lines_of) if c else None for c in row]
+    out: list[list[list[Any] | None]] = []
+    for i in range(k):
+        new: list[list[Any] | None] = []
+        for c, lines in zip(row, per_cell, strict=True):
+            if c is None:
+                new.append(None)
+            else:
+                new.append(lines[i] if lines is not None else [])
+        out.append(new)
+    return out
+
+
+def column_starts(rows: Sequence[Sequence[Box | None]]) -> list[float | None]:
+    """The left edge of each column of a ruled grid (``None`` for a column no cell starts)."""
+    width = max((len(r) for r in rows), default=0)
+    starts: list[float | None] = []
+    for c in range(width):
+        xs = [float(cell[0]) for r in rows if c < len(r) and (cell := r[c]) is not None]
+        starts.append(min(xs) if xs else None)
+    return starts
+
+
+def spread_merged_cells(
+    row: Sequence[Sequence[Any] | None],
+    boxes: Sequence[Box | None],
+    starts: Sequence[float | None],
+    key: Callable[[Any], tuple[float, float, float]],
+) -> list[list[Any] | None]:
+    """One ruled grid row with the words of a merged cell spread over the columns it covers.
+
+    A table ruled between its rows but with column lines only in the header
+    (ICDAR-2013 ``eu-016``) comes out of a ruled strategy with each body row
+    one cell wide: ``Austria 86.2 13.8 0 3,375``. ``row`` holds each cell's
+    words (``None`` for a covered cell), ``boxes`` the cells' boxes,
+    ``starts`` the columns' left edges (:func:`column_starts`), ``key`` a
+    word's ``(x0, x1, height)``. A merged cell's words are cut into phrases
+    at gaps wider than 0.8 word heights; when the phrases fall into two or
+    more of the columns the cell covers and none of them crosses a column's
+    left edge, each goes to its column. A spanning header ("Year Ended"
+    centred over two columns) is one phrase and stays whole.
+    """
+    out: list[list[Any] | None] = [None if c is None else list(c) for c in row]
+    for ci, words in enumerate(row):
+        box = boxes[ci] if ci < len(boxes) else None
+        if not words or box is None:
+            continue
+        covered = [
+            j
+            for j in range(ci + 1, len(starts))
+            if (x := starts[j]) is not None
+            and x < float(box[2]) - 1
+            and (row[j] is None or not row[j])
+        ]
+        if not covered:
+            continue
+        cols = [ci, *covered]
+        edges = [float(box[0]), *(float(starts[j] or 0.0) for j in covered)]
+        ordered = sorted(words, key=lambda w: key(w)[0])
+        heights = sorted(key(w)[2] for w in ordered)
+        min_gap = 0.8 * heights[len(heights) // 2]
+        phrases: list[list[Any]] = []
+        for w in ordered:
+            if phrases and key(w)[0] - key(phrases[-1][-1])[1] <= min_gap:
+                phrases[-1].append(w)
+            else:
+                phrases.append([w])
+        target: list[int] = []
+        for p in phrases:
+            lo, hi = key(p[0])[0], max(key(w)[1] for w in p)
+            if any(lo < e - 0.5 < hi for e in edges[1:]):
+                break  # a phrase across a column edge: a spanning cell
+            target.append(max(k for k, e in enumerate(edges) if e <= (lo + hi) / 2 or k == 0))
+        if len(target) < len(phrases) or len(set(target)) < 2:
+            continue
+        for j in cols:
+            out[j] = []
+        for p, k in zip(phrases, target, strict=True):
+            cell = out[cols[k]]
+            assert cell is not None
+            cell.extend(p)
+    return out

@@ -1,0 +1,79 @@
+"""Page furniture on one page, and lines in the body's own styles that are not furniture."""
+
+from __future__ import annotations
+
+import docparse
+from docparse.backends.base import Block, Line, PageContent, PdfConfig, TextSpan, assemble
+from docparse.builder import build_document
+from docparse.model import BBox
+
+
+def _line(text: str, x0: float, y0: float, size: float = 10.0, font: str = "Serif") -> Line:
+    box = BBox(x0, y0, x0 + 0.5 * size * len(text), y0 + size)
+    return Line((TextSpan(text, box, size, False, font),), box)
+
+
+def _block(*lines: Line) -> Block:
+    box = lines[0].bbox
+    for ln in lines[1:]:
+        box = box.union(ln.bbox)
+    return Block(tuple(lines), box)
+
+
+def _build(pages: list[PageContent]) -> docparse.Document:
+    result = assemble(pages, PdfConfig(), path="synthetic.pdf")
+    return build_document(
+        path="synthetic.pdf",
+        format="pdf",
+        backend="test",
+        drafts=result.drafts,
+        title=result.title,
+        doc_id="synthetic",
+    )
+
+
+def _prose(y: float) -> Block:
+    return _block(
+        *(
+            _line(f"Body text of the article, line {i}, goes on here.", 72, y + 12 * i)
+            for i in range(6)
+        )
+    )
+
+
+def test_a_one_page_banner_in_its_own_small_font_is_furniture() -> None:
+    banner = _block(_line("Journal of Things | www.journal.org", 72, 30, size=7, font="Sans"))
+    stamp = _block(_line("Download date: 3 March 2014", 72, 760, size=7, font="Sans"))
+    doc = _build([PageContent(1, 612, 792, blocks=(banner, _prose(150), _prose(300), stamp))])
+    furniture = [u.text for u in doc.units if u.kind == "furniture"]
+    assert "Journal of Things | www.journal.org" in furniture
+    assert "Download date: 3 March 2014" in furniture
+
+
+def test_a_code_line_at_a_page_top_is_content_when_the_body_uses_its_style() -> None:
+    pages = []
+    for n in range(1, 5):
+        code = _block(
+            *(_line(f"$ apt-get install package{i}", 72, 300 + 11 * i, 9, "Mono") for i in range(8))
+        )
+        blocks = [_prose(150), code, _prose(450)]
+        if n == 3:  # a listing carried over from the page before: its last line
+            blocks.insert(
+                0, _block(_line("deb http://deb.example.org/ sid main", 72, 80, 9, "Mono"))
+            )
+        pages.append(PageContent(n, 612, 842, blocks=tuple(blocks)))
+    doc = _build(pages)
+    line = next(u for u in doc.units if "deb http" in u.text)
+    assert line.kind != "furniture"
+
+
+def test_a_banner_with_two_kinds_of_banner_text_is_furniture_in_the_body_style() -> None:
+    banner = _block(_line("Vol. 77, No. 21 0099-2240/11/$12.00", 72, 62))
+    doc = _build([PageContent(1, 612, 792, blocks=(banner, _prose(150), _prose(300)))])
+    assert [u.text for u in doc.units if u.kind == "furniture"] == [
+        "Vol. 77, No. 21 0099-2240/11/$12.00"
+    ]
+    # One piece of banner text in the body's style, next to the text, stays.
+    cited = _block(_line("as shown in Vol. 3 of the series.", 72, 95))
+    kept = _build([PageContent(1, 612, 792, blocks=(cited, _prose(105), _prose(300)))])
+    assert not [u for u in kept.units if u.kind == "furniture"]

@@ -1,0 +1,166 @@
+"""Headings of PDF pages: levels from numbering and style, numbers joined, paths that nest."""
+
+from __future__ import annotations
+
+import docparse
+from docparse.backends.base import Block, Line, PageContent, PdfConfig, TextSpan, assemble
+from docparse.backends.headings import assign_levels, is_section_number, numbering
+from docparse.backends.items import Item
+from docparse.builder import build_document
+from docparse.model import BBox
+
+
+def _line(
+    text: str, x0: float, y0: float, size: float = 10.0, bold: bool = False, font: str = "Times"
+) -> Line:
+    box = BBox(x0, y0, x0 + 0.5 * size * len(text), y0 + size)
+    return Line((TextSpan(text, box, size, bold, font),), box)
+
+
+def _block(*lines: Line) -> Block:
+    box = lines[0].bbox
+    for ln in lines[1:]:
+        box = box.union(ln.bbox)
+    return Block(tuple(lines), box)
+
+
+def _build(pages: list[PageContent]) -> docparse.Document:
+    result = assemble(pages, PdfConfig(), path="synthetic.pdf")
+    return build_document(
+        path="synthetic.pdf",
+        format="pdf",
+        backend="test",
+        drafts=result.drafts,
+        title=result.title,
+        doc_id="synthetic",
+    )
+
+
+def _heading(text: str, size: float, bold: bool = True, font: str = "Bold") -> Item:
+    return Item(1, BBox(72, 72, 300, 84), [text], size, bold, font=font)
+
+
+def test_numbering_schemes() -> None:
+    assert numbering("3.2.1 Results") == ("decimal", 3)
+    assert numbering("A.1 Proofs") == ("decimal", 2)
+    assert numbering("II. MATH AND EQUATIONS") == ("roman", 1)
+    assert numbering("B. Footnotes") == ("letter", 1)
+    assert numbering("B ONLINE RESOURCES") == ("letter", 1)
+    assert numbering("A Study of Things") == ("", 0)
+    assert numbering("Results") == ("", 0)
+    assert is_section_number("A.1") and is_section_number("II.") and is_section_number("3.2")
+    assert not is_section_number("Results")
+
+
+def test_unnumbered_heading_in_a_numbered_style_goes_below_the_numbering_in_effect() -> None:
+    hs = [
+        _heading("1. Introduction", 12),
+        _heading("1.1. Sub-sections", 11),
+        _heading("1.1.1. Sub-sub-sections", 11, bold=False, font="Caps"),
+        # \paragraph: set like the numbered sub-sections, but inside 1.1.1
+        _heading("Sub-sub-sub-sections", 11),
+        # \subparagraph: a style no numbered heading uses, first seen under it
+        _heading("Sub-sub-sub-sub-sections", 11, font="BoldItalic"),
+        _heading("2. Methods", 12),
+        # the same style as the sub-sections, under a level-1 section only
+        _heading("Theorem 1 (Powers)", 11),
+        _heading("Lemma 2 (A Lemma)", 11),
+        _heading("References", 12),
+    ]
+    assign_levels(hs)
+    assert [h.level for h in hs] == [1, 2, 3, 4, 5, 1, 2, 2, 1]
+
+
+def test_roman_and_letter_numbering_nest() -> None:
+    hs = [
+        _heading("I. INTRODUCTION", 10, bold=False),
+        _heading("A. Footnotes", 10, bold=False, font="Italic"),
+        _heading("II. MATH AND EQUATIONS", 10, bold=False),
+    ]
+    assign_levels(hs)
+    assert [h.level for h in hs] == [1, 2, 1]
+
+
+def test_unnumbered_documents_rank_heading_styles_by_size_then_weight() -> None:
+    hs = [_heading("Chapter", 16), _heading("Part", 12), _heading("Aside", 12, bold=False)]
+    hs.append(_heading("Next Chapter", 16))
+    assign_levels(hs)
+    assert [h.level for h in hs] == [1, 2, 3, 1]
+
+
+def test_heading_paths_nest_and_headings_record_their_parents() -> None:
+    page = PageContent(
+        1,
+        612,
+        792,
+        blocks=(
+            _block(_line("1 Introduction", 72, 100, size=12, bold=True)),
+            _block(_line("Some introductory words.", 72, 130)),
+            _block(_line("1.1 Details", 72, 200, size=10, bold=True)),
+            _block(_line("More words about details.", 72, 230)),
+            _block(_line("2 Methods", 72, 300, size=12, bold=True)),
+            _block(_line("Words about methods.", 72, 330)),
+        ),
+    )
+    doc = _build([page])
+    by_text = {u.text: u for u in doc.units}
+    assert by_text["1 Introduction"].section == ()
+    assert by_text["1.1 Details"].section == ("1 Introduction",)
+    assert by_text["More words about details."].section == ("1 Introduction", "1.1 Details")
+    assert by_text["2 Methods"].section == ()
+    assert by_text["Words about methods."].section == ("2 Methods",)
+
+
+def test_a_heading_number_on_its_own_line_joins_the_title_beside_it() -> None:
+    # "RESEARCH METHODS" and the next heading's number "A.1" in one block,
+    # its title "Part One" beside the number on the same baseline.
+    title = _block(
+        _line("RESEARCH METHODS", 81, 533, size=11, bold=True),
+        _line("A.1", 54, 548, size=11, bold=True),
+    )
+    number = _block(_line("A", 54, 533, size=11, bold=True))
+    part = _block(_line("Part One", 81, 548, size=11, bold=True))
+    body = _block(_line("Lorem ipsum dolor sit amet, consectetur.", 54, 570))
+    doc = _build([PageContent(1, 612, 792, blocks=(number, title, part, body))])
+    heads = [u.text for u in doc.units if u.kind == "heading"]
+    assert heads == ["A RESEARCH METHODS", "A.1 Part One"]
+    para = next(u for u in doc.units if u.kind == "paragraph")
+    assert para.section == ("A RESEARCH METHODS", "A.1 Part One")
+
+
+def test_symbols_of_a_bold_formula_are_no_heading() -> None:
+    page = PageContent(
+        1,
+        612,
+        792,
+        blocks=(
+            _block(_line("Plain body text of the page goes on here.", 72, 100)),
+            _block(_line("QN", 200, 140, bold=True)),
+            _block(_line("More plain body text of the page here.", 72, 180)),
+        ),
+    )
+    doc = _build([page])
+    assert not [u for u in doc.units if u.kind == "heading"]
+
+
+def test_a_short_right_column_is_still_read_after_the_left_one() -> None:
+    # The last page of a paper: a long left column of references, a short
+    # right column (an appendix section) at its top.
+    left = [
+        _block(_line(f"[{i}] Author {i}. A referenced work, its venue, year.", 54, 90 + 20 * i))
+        for i in range(20)
+    ]
+    right = [
+        _block(_line("B ONLINE RESOURCES", 318, 86, size=11, bold=True)),
+        _block(
+            *(_line(f"Nam id fermentum dui, line {i} of it", 318, 101 + 12 * i) for i in range(4))
+        ),
+        _block(
+            *(_line(f"Nam interdum magna at lectus {i} and", 318, 156 + 12 * i) for i in range(4))
+        ),
+    ]
+    doc = _build([PageContent(1, 612, 792, blocks=tuple(right + left))])
+    texts = [u.text for u in doc.units if u.kind != "furniture"]
+    assert texts.index("B ONLINE RESOURCES") > texts.index(
+        "[19] Author 19. A referenced work, its venue, year."
+    )

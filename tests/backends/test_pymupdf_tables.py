@@ -1,0 +1,99 @@
+"""docparse's run of PyMuPDF's ruled-table search finds what ``page.find_tables`` finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docparse.backends.pymupdf_tables import fast_path_available, find_ruled_tables, text_chars
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
+RULED = [
+    FIXTURES / "icdar2013-eu-001" / "eu-001.pdf",
+    FIXTURES / "icdar2013-us-001" / "us-001.pdf",
+    FIXTURES / "icdar2013-us-003" / "us-003.pdf",
+    FIXTURES / "us-020" / "us-020.pdf",
+]
+
+pytestmark = pytest.mark.skipif(
+    not fast_path_available(), reason="this PyMuPDF lacks the table internals"
+)
+
+
+def _pdfs() -> list[Path]:
+    found = [p for p in RULED if p.exists()]
+    assert found, "ruled-table fixtures are missing"
+    return found
+
+
+@pytest.mark.parametrize("strategy", ["lines", "lines_strict"])
+def test_same_tables_as_find_tables(strategy: str) -> None:
+    import pymupdf
+
+    tables = 0
+    for pdf in _pdfs():
+        with pymupdf.open(pdf) as doc:
+            for page in doc:
+                clip = tuple(page.rect)
+                # find_tables edits the paths it is given: each call gets its own.
+                mine = find_ruled_tables(page, clip, page.get_drawings(), strategy)
+                theirs = page.find_tables(
+                    clip=clip, paths=page.get_drawings(), strategy=strategy, use_layout=False
+                ).tables
+                assert [t.cells for t in mine] == [t.cells for t in theirs], (pdf.name, page.number)
+                tables += len(mine)
+    assert tables >= 5
+
+
+def test_rotated_page_same_tables(tmp_path: Path) -> None:
+    """A page shown rotated is searched derotated: cells in the displayed page's space."""
+    import pymupdf
+
+    pdf = tmp_path / "rotated.pdf"
+    with pymupdf.open(_pdfs()[0]) as src, pymupdf.open() as out:
+        out.insert_pdf(src, from_page=0, to_page=0)
+        out[0].set_rotation(90)
+        out.save(pdf)
+    with pymupdf.open(pdf) as doc:
+        page = doc[0]
+        clip = tuple(page.rect)
+        mine = find_ruled_tables(page, clip, page.get_drawings(), "lines")
+        page = doc[0]
+        theirs = page.find_tables(
+            clip=clip, paths=page.get_drawings(), strategy="lines", use_layout=False
+        ).tables
+        assert doc[0].rotation == 90
+    assert mine and [t.cells for t in mine] == [t.cells for t in theirs]
+
+
+def test_chars_match_make_chars() -> None:
+    """The printed characters' boxes and text are find_tables' own (make_chars)."""
+    import pymupdf
+    from pymupdf import table
+
+    keys = ("x0", "x1", "top", "bottom", "y0", "y1")
+
+    def rows(chars: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        printed = [c for c in chars if not c["text"].isspace()]
+        return sorted((c["text"], *(float(c[k]) for k in keys)) for c in printed)
+
+    old = bool(pymupdf.TOOLS.set_small_glyph_heights())
+    pymupdf.TOOLS.set_small_glyph_heights(True)
+    try:
+        with pymupdf.open(_pdfs()[0]) as doc:
+            page = doc[0]
+            r = page.rect
+            clip = (r.x0, r.y0 + 100, r.x1, r.y1 - 100)
+            table._CHARS_VAR.set([])
+            table.make_chars(page, clip=clip)
+            theirs = rows(list(table.CHARS))
+            flags = table.FLAGS & ~pymupdf.TEXT_COLLECT_STYLES
+            mine = rows(text_chars(page, page.get_textpage(clip=clip, flags=flags)))
+    finally:
+        pymupdf.TOOLS.set_small_glyph_heights(old)
+    assert len(theirs) > 100 and len(mine) == len(theirs)
+    for a, b in zip(mine, theirs, strict=True):
+        # PyMuPDF's matrix product runs in single precision: a thousandth apart.
+        assert a[0] == b[0] and max(abs(x - y) for x, y in zip(a[1:], b[1:], strict=True)) < 0.01
