@@ -174,7 +174,10 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             small = body > 0 and it.size <= 0.92 * body and not usual
             distinct = bool(main_font) and it.font != main_font and not usual
             apart = _set_apart(it, p, top)
-            if _FURNITURE_TEXT.search(text) and (small or distinct or extreme) and apart:
+            # Two kinds of banner text in one short line ("Vol. 77, No. 21",
+            # "doi:... Copyright ©") say furniture in any style.
+            marks = _banner_marks(text)
+            if marks and (small or distinct or extreme or marks >= 2) and apart:
                 it.kind = "furniture"
             elif extreme and len(it.lines) == 1 and apart:
                 base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
@@ -213,13 +216,21 @@ def _mark_repeated(
             it.kind = "furniture"
 
 
+def _banner_marks(text: str) -> int:
+    """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds."""
+    return len({m.group(0).lower()[:4] for m in _FURNITURE_TEXT.finditer(text)})
+
+
 def _style(it: Item) -> tuple[str, float]:
     return it.font, round(it.size * 2) / 2
 
 
 def _body_styles(pages: Sequence[PageItems], share: float = 0.02) -> set[tuple[str, float]]:
-    """Font and size pairs of at least ``share`` of the text outside the margin bands."""
+    """Font and size pairs of the text outside the margin bands: of at least
+    ``share`` of it, or of items on at least three pages (code listings in a
+    book of prose)."""
     chars: Counter[tuple[str, float]] = Counter()
+    on_pages: dict[tuple[str, float], set[int]] = {}
     for p in pages:
         for it in p.items:
             if it.table is not None or not it.lines:
@@ -227,8 +238,9 @@ def _body_styles(pages: Sequence[PageItems], share: float = 0.02) -> set[tuple[s
             if it.bbox.y1 <= BAND * p.height or it.bbox.y0 >= (1 - BAND) * p.height:
                 continue
             chars[_style(it)] += it.chars
+            on_pages.setdefault(_style(it), set()).add(p.number)
     total = sum(chars.values())
-    return {s for s, c in chars.items() if c >= share * total}
+    return {s for s, c in chars.items() if c >= share * total or len(on_pages[s]) >= 3}
 
 
 def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
