@@ -174,7 +174,10 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             small = body > 0 and it.size <= 0.92 * body and not usual
             distinct = bool(main_font) and it.font != main_font and not usual
             apart = _set_apart(it, p, top)
-            if _FURNITURE_TEXT.search(text) and (small or distinct or extreme) and apart:
+            # Two kinds of banner text in one short line ("Vol. 77, No. 21",
+            # "doi:... Copyright ©") say furniture in any style.
+            marks = _banner_marks(text)
+            if marks and (small or distinct or extreme or marks >= 2) and apart:
                 it.kind = "furniture"
             elif extreme and len(it.lines) == 1 and apart:
                 base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
@@ -211,6 +214,11 @@ def _mark_repeated(
         tabular = 2 * near_table[key] >= counts[key]
         if counts[key] >= need and not content and not tabular:
             it.kind = "furniture"
+
+
+def _banner_marks(text: str) -> int:
+    """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds."""
+    return len({m.group(0).lower()[:4] for m in _FURNITURE_TEXT.finditer(text)})
 
 
 def _style(it: Item) -> tuple[str, float]:

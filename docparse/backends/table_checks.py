@@ -11,6 +11,7 @@ whitespace reading (:func:`rich_table`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from typing import Any
 
 from docparse.backends.table_headers import NUMBER_CELL
@@ -109,3 +110,20 @@ def grid_fill(grids: Iterable[tuple[Any, Sequence[Sequence[str]]]]) -> float:
     """Share of non-empty cells over ``(bbox, rows)`` grids; 0 when there are none."""
     cells = [c for _, rows in grids for r in rows for c in r]
     return sum(1 for c in cells if c.strip()) / len(cells) if cells else 0.0
+
+
+def contents_list(rows: Sequence[Sequence[str]]) -> bool:
+    """A table of contents read as a grid: titles with page numbers that never decrease.
+
+    Its last filled column holds whole numbers on at least three rows, in
+    order, and no other column holds a number: a reader takes it for a
+    table of contents, not for a table of values.
+    """
+    last = [next((c.strip() for c in reversed(r) if c.strip()), "") for r in rows]
+    pages = [int(v) for v in last if v.isdigit()]
+    if len(pages) < 3 or len(pages) < 0.8 * len(rows):
+        return False
+    if any(a > b for a, b in pairwise(pages)):
+        return False
+    others = [c for r in rows for c in list(r)[:-1] if c.strip()]
+    return not any(c.strip().replace(",", "").replace(".", "").isdigit() for c in others)

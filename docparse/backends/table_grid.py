@@ -53,6 +53,19 @@ def without_leaders(words: Iterable[Word]) -> list[Word]:
     return out
 
 
+def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
+    """Whether a word inside ``box`` holds a run of leader dots (``......``)."""
+    return any(
+        box[0] <= (w[0] + w[2]) / 2 <= box[2]
+        and box[1] <= (w[1] + w[3]) / 2 <= box[3]
+        and _DOTS.search(w[4])
+        for w in words
+    )
+
+
+_DOTS = re.compile(r"(?:\.\s?){3,}")
+
+
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
     """Words grouped into rows by their baselines, top down; each row left to right.
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from docparse.backends.table_candidates import Word, is_number
-from docparse.backends.table_grid import baseline_rows, without_leaders
+from docparse.backends.table_grid import baseline_rows, has_leaders, without_leaders
 from docparse.backends.table_headers import header_top
 
 _NUMERIC = re.compile(r"\d")
@@ -388,8 +388,8 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
     short label (at most six words, not a value), at a steady pitch, with the
     labels starting at one x and the values ending at one x (or starting at
     one x), make a region, with a header line of two short pieces directly
-    above it. Titles with page numbers that never decrease are a table of
-    contents, not a table.
+    above it. Titles led by dots to page numbers that never decrease are a
+    table of contents, not a table.
     """
     if not words:
         return []
@@ -424,7 +424,11 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
                 break
             run.append(k)
         i = run[-1] + 1
-        if len(run) < 3 or _contents_pages([pieces[k][1][4] for k in run]):
+        if len(run) < 3:
+            continue
+        if _contents_pages([pieces[k][1][4] for k in run]) and any(
+            has_leaders(rows[k], (-1e9, -1e9, 1e9, 1e9)) for k in run
+        ):
             continue
         top = run[0]
         head = pieces[top - 1] if top > 0 else []
@@ -463,3 +467,46 @@ def _pieces(row: Sequence[Word], min_gap: float) -> list[Word]:
         else:
             out.append(w)
     return out
+
+
+def without_prose_sides(
+    region: Sequence[float], words: Sequence[Word]
+) -> tuple[float, float, float, float]:
+    """``region`` narrowed to leave out a column of running text beside the table.
+
+    A table set in one page column shares its baselines with the prose of
+    the other column, so a finder of rows of numbers takes both in
+    (``enrollment levels of 10,000 students or more ... | 14-17 | 231,000``).
+    A reader sees the text column for what it is: on most rows the outermost
+    piece is a line of five or more words, and most of those lines start in
+    lower case (a sentence running on from the line above). Such a side is
+    cut off just beyond those lines, when something is left on the other
+    side of the cut.
+    """
+    x0, y0, x1, y1 = region[:4]
+    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
+    if not inside:
+        return (x0, y0, x1, y1)
+    heights = sorted(w[3] - w[1] for w in inside)
+    min_gap = 0.8 * heights[len(heights) // 2]
+    rows = [p for p in (_pieces(r, min_gap) for r in baseline_rows(inside)) if len(p) >= 2]
+    if len(rows) < 3:
+        return (x0, y0, x1, y1)
+
+    def prose(ps: list[Word]) -> bool:
+        long = [p for p in ps if len(p[4].split()) >= 5]
+        lower = sum(p[4][:1].islower() for p in long)
+        return len(long) >= 0.6 * len(rows) and lower >= 0.5 * len(long)
+
+    lo, hi = x0, x1
+    left = [r[0] for r in rows]
+    if prose(left):
+        cut = max(p[2] for p in left if len(p[4].split()) >= 5) + 1
+        if any(w[0] > cut for w in inside):
+            lo = cut
+    right = [r[-1] for r in rows]
+    if prose(right):
+        cut = min(p[0] for p in right if len(p[4].split()) >= 5) - 1
+        if any(w[2] < cut for w in inside):
+            hi = cut
+    return (lo, y0, hi, y1)

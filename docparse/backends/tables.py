@@ -30,6 +30,7 @@ from docparse.backends.table_candidates import (
     vertical_rules,
 )
 from docparse.backends.table_checks import (
+    contents_list,
     grid_fill,
     plausible_table,
     prose_table,
@@ -38,6 +39,7 @@ from docparse.backends.table_checks import (
     text_line_count,
 )
 from docparse.backends.table_grid import (
+    has_leaders,
     merge_symbol_cells,
     side_by_side_tables,
     stacked_tables,
@@ -56,6 +58,7 @@ from docparse.backends.table_regions import (
     label_value_regions,
     open_sides,
     rule_bounded_regions,
+    without_prose_sides,
 )
 from docparse.backends.table_repair import (
     column_starts,
@@ -75,6 +78,7 @@ __all__ = [
     "column_edges",
     "column_starts",
     "columns_within",
+    "contents_list",
     "grid_fill",
     "grow_headers",
     "is_rule",
@@ -94,6 +98,7 @@ __all__ = [
     "text_line_count",
     "whitespace_regions",
     "widen_to_open_sides",
+    "without_prose_sides",
 ]
 
 G = TypeVar("G")
@@ -221,7 +226,9 @@ def whitespace_regions(
         elif lumped:
             regions.append((c[0], c[1], c[2], c[3]))
     out: list[RegionGrid] = []
-    for r in regions:
+    for found in regions:
+        # A page column's prose on the rows' baselines is no part of the table.
+        r = without_prose_sides(found, inputs.words)
         clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
         if clip[3] <= clip[1]:
             continue
@@ -230,7 +237,10 @@ def whitespace_regions(
             # Two regions (a cluster and a numeric run) may read the same table.
             if any(overlaps(g[0], o[0]) for o in out):
                 continue
-            if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)):
+            # Titles led by dots to their page numbers are a table of contents
+            # (a contents list set as an aligned table, as filings do, stays one).
+            contents = contents_list(g[1]) and has_leaders(inputs.words, g[0])
+            if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)) and not contents:
                 out.append(g)
     return out
 
@@ -256,6 +266,11 @@ def widen_to_open_sides(
             out.append((box, rows))
             continue
         clip = (min(box[0], *xs), box[1], max(box[2], *xs), box[3])
+        # The other page column's prose is no unruled column of this table.
+        clip = without_prose_sides(clip, inputs.words)
+        if clip[0] >= box[0] - 1 and clip[2] <= box[2] + 1:
+            out.append((box, rows))
+            continue
         inner = [x for x, top, bottom in rules if top <= box[3] and bottom >= box[1]]
         again = region_grids(inputs.words, clip, rules=inner)
         filled = sum(1 for r in rows for c in r if c.strip())

@@ -65,3 +65,15 @@ def test_a_code_line_at_a_page_top_is_content_when_the_body_uses_its_style() -> 
     doc = _build(pages)
     line = next(u for u in doc.units if "deb http" in u.text)
     assert line.kind != "furniture"
+
+
+def test_a_banner_with_two_kinds_of_banner_text_is_furniture_in_the_body_style() -> None:
+    banner = _block(_line("Vol. 77, No. 21 0099-2240/11/$12.00", 72, 62))
+    doc = _build([PageContent(1, 612, 792, blocks=(banner, _prose(150), _prose(300)))])
+    assert [u.text for u in doc.units if u.kind == "furniture"] == [
+        "Vol. 77, No. 21 0099-2240/11/$12.00"
+    ]
+    # One piece of banner text in the body's style, next to the text, stays.
+    cited = _block(_line("as shown in Vol. 3 of the series.", 72, 95))
+    kept = _build([PageContent(1, 612, 792, blocks=(cited, _prose(105), _prose(300)))])
+    assert not [u for u in kept.units if u.kind == "furniture"]

@@ -179,3 +179,35 @@ def test_a_label_value_list_is_a_table_and_a_table_of_contents_is_not() -> None:
         ]
     )
     assert label_value_regions(contents) == []
+
+
+def test_the_other_page_columns_prose_is_cut_off_a_table_region() -> None:
+    from docparse.backends.table_regions import without_prose_sides
+
+    lines = [
+        "enrollment levels of 10,000 students or more      Age     Enrollment   %",
+        "percent of the institutions; however, they        14-17   231,000      1.3",
+        "all college students. By comparison, 41 per       18-19   3,769,000    21.2",
+        "institutions had enrollment levels of less        20-21   3,648,000    20.5",
+    ]
+    words = typed(lines)
+    region = without_prose_sides((0, 0, 1000, 1000), words)
+    assert region[0] > 72 + 44 * CHAR  # past the prose column
+    grids = region_grids(words, region)
+    assert [[c for c in r if c] for r in grids[0][1]][1] == ["14-17", "231,000", "1.3"]
+    # A table whose labels are long but are no running text keeps them.
+    labels = [
+        "Projections of Education Statistics to 2017     49,644   49,825",
+        "Projections of Education Statistics to 2018     49,470   49,623",
+        "Projections of Education Statistics to 2019     49,265   49,312",
+    ]
+    assert without_prose_sides((0, 0, 1000, 1000), typed(labels)) == (0, 0, 1000, 1000)
+
+
+def test_a_table_of_contents_read_as_a_grid_is_no_table() -> None:
+    from docparse.backends.table_checks import contents_list
+
+    assert contents_list([["1. Introduction", "1"], ["1.1. Purpose", "1"], ["2. Layout", "3"]])
+    # Values out of order, or numbers beside the titles: a table.
+    assert not contents_list([["Spain", "268"], ["Germany", "233"], ["France", "136"]])
+    assert not contents_list([["2005", "28", "33"], ["2006", "25", "40"], ["2007", "66", "80"]])
