@@ -226,8 +226,11 @@ def _style(it: Item) -> tuple[str, float]:
 
 
 def _body_styles(pages: Sequence[PageItems], share: float = 0.02) -> set[tuple[str, float]]:
-    """Font and size pairs of at least ``share`` of the text outside the margin bands."""
+    """Font and size pairs of the text outside the margin bands: of at least
+    ``share`` of it, or of items on at least three pages (code listings in a
+    book of prose)."""
     chars: Counter[tuple[str, float]] = Counter()
+    on_pages: dict[tuple[str, float], set[int]] = {}
     for p in pages:
         for it in p.items:
             if it.table is not None or not it.lines:
@@ -235,8 +238,9 @@ def _body_styles(pages: Sequence[PageItems], share: float = 0.02) -> set[tuple[s
             if it.bbox.y1 <= BAND * p.height or it.bbox.y0 >= (1 - BAND) * p.height:
                 continue
             chars[_style(it)] += it.chars
+            on_pages.setdefault(_style(it), set()).add(p.number)
     total = sum(chars.values())
-    return {s for s, c in chars.items() if c >= share * total}
+    return {s for s, c in chars.items() if c >= share * total or len(on_pages[s]) >= 3}
 
 
 def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
