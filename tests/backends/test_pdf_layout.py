@@ -11,18 +11,17 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from synthetic_pages import block as _block
+from synthetic_pages import build as _build
+from synthetic_pages import line as _line
 
 import docparse
 from align.metrics.tables import cell_f1
 from docparse.backends.base import (
     Block,
-    Line,
     PageContent,
     PdfBackend,
-    PdfConfig,
     TableRegion,
-    TextSpan,
-    assemble,
     display_bbox,
 )
 from docparse.backends.layout import join_lines, merge_continuation_rows, vocabulary
@@ -31,7 +30,6 @@ from docparse.backends.tables import (
     rule_bounded_regions,
     ruled_off_plausible,
 )
-from docparse.builder import build_document
 from docparse.model import BBox
 from docparse.registry import _BUILTIN, PDF_BACKENDS
 from docparse.text import line_joiner
@@ -87,32 +85,8 @@ def test_dehyphenation_only_removes_line_end_hyphens(lines: list[str]) -> None:
 # ------------------------------------------------------------------ synthetic pages
 
 
-def _line(text: str, x0: float, y0: float, size: float = 10.0, bold: bool = False) -> Line:
-    box = BBox(x0, y0, x0 + 0.5 * size * len(text), y0 + size)
-    return Line((TextSpan(text, box, size, bold, "Times"),), box)
-
-
-def _block(*lines: Line) -> Block:
-    box = lines[0].bbox
-    for ln in lines[1:]:
-        box = box.union(ln.bbox)
-    return Block(tuple(lines), box)
-
-
 def _page(n: int, blocks: list[Block], tables: tuple[TableRegion, ...] = ()) -> PageContent:
     return PageContent(number=n, width=612, height=792, blocks=tuple(blocks), tables=tables)
-
-
-def _build(pages: list[PageContent], **cfg: object) -> docparse.Document:
-    result = assemble(pages, PdfConfig(**cfg), path="synthetic.pdf")  # type: ignore[arg-type]
-    return build_document(
-        path="synthetic.pdf",
-        format="pdf",
-        backend="test",
-        drafts=result.drafts,
-        title=result.title,
-        doc_id="synthetic",
-    )
 
 
 def test_running_headers_page_numbers_and_cross_page_merge() -> None:

@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-import docparse
-from docparse.backends.base import Block, Line, PageContent, PdfConfig, TextSpan, assemble
+from synthetic_pages import block as _block
+from synthetic_pages import build as _build
+from synthetic_pages import line as _line
+
+from docparse.backends.base import PageContent
 from docparse.backends.headings import assign_levels, is_section_number, numbering
 from docparse.backends.items import Item
-from docparse.builder import build_document
 from docparse.model import BBox
-
-
-def _line(
-    text: str, x0: float, y0: float, size: float = 10.0, bold: bool = False, font: str = "Times"
-) -> Line:
-    box = BBox(x0, y0, x0 + 0.5 * size * len(text), y0 + size)
-    return Line((TextSpan(text, box, size, bold, font),), box)
-
-
-def _block(*lines: Line) -> Block:
-    box = lines[0].bbox
-    for ln in lines[1:]:
-        box = box.union(ln.bbox)
-    return Block(tuple(lines), box)
-
-
-def _build(pages: list[PageContent]) -> docparse.Document:
-    result = assemble(pages, PdfConfig(), path="synthetic.pdf")
-    return build_document(
-        path="synthetic.pdf",
-        format="pdf",
-        backend="test",
-        drafts=result.drafts,
-        title=result.title,
-        doc_id="synthetic",
-    )
 
 
 def _heading(text: str, size: float, bold: bool = True, font: str = "Bold") -> Item:
