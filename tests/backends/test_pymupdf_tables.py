@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import math
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from docparse.backends.pymupdf_tables import fast_path_available, find_ruled_tables, text_chars
+from docparse.backends.pymupdf_tables import (
+    CharList,
+    fast_path_available,
+    find_ruled_tables,
+    install_indexed_check,
+    text_chars,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
 RULED = [
@@ -97,3 +105,67 @@ def test_chars_match_make_chars() -> None:
     for a, b in zip(mine, theirs, strict=True):
         # PyMuPDF's matrix product runs in single precision: a thousandth apart.
         assert a[0] == b[0] and max(abs(x - y) for x, y in zip(a[1:], b[1:], strict=True)) < 0.01
+
+
+def _random_chars(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    """Character boxes on a coarse grid, so box edges often coincide with query edges."""
+    chars = []
+    for _ in range(n):
+        x0, y0 = rng.randrange(0, 40), rng.randrange(0, 40)
+        x1, y1 = x0 + rng.randrange(0, 4), y0 + rng.randrange(0, 4)
+        chars.append({"x0": float(x0), "x1": float(x1), "y0": float(y0), "y1": float(y1)})
+    chars.append({"x0": 5.0, "x1": 6.0, "y0": math.nan, "y1": 6.0})
+    chars.append({"x0": math.nan, "x1": 6.0, "y0": 5.0, "y1": 6.0})
+    return chars
+
+
+def test_char_index_answers_as_chars_in_rect() -> None:
+    """CharList.any_inside gives PyMuPDF's own chars_in_rect answer, edges and NaN included."""
+    from pymupdf import table
+
+    install_indexed_check(table)  # a plain list still goes to PyMuPDF's function
+    rng = random.Random(7)
+    answers = set()
+    for _ in range(40):
+        chars = _random_chars(rng, rng.randrange(0, 30))
+        indexed = CharList(chars)
+        for _ in range(50):
+            x0, y0 = rng.randrange(-2, 42), rng.randrange(-2, 42)
+            rect = (
+                float(x0),
+                float(y0),
+                float(x0 + rng.randrange(0, 12)),
+                float(y0 + rng.randrange(0, 12)),
+            )
+            expected = table.chars_in_rect(list(chars), rect)
+            assert indexed.any_inside(rect) == expected, (chars, rect)
+            answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_installed_check_uses_the_current_char_list() -> None:
+    """make_edges' chars_in_rect(CHARS, rect) asks the index only when CHARS holds a CharList."""
+    import pymupdf
+    from pymupdf import table
+
+    asked: list[Any] = []
+
+    class Spy(CharList):
+        def any_inside(self, rect: Any) -> bool:
+            asked.append(rect)
+            return super().any_inside(rect)
+
+    install_indexed_check(table)
+    install_indexed_check(table)  # twice: still one wrapper around PyMuPDF's function
+    chars = [{"x0": 1.0, "x1": 2.0, "y0": 1.0, "y1": 2.0}]
+    inside, outside = pymupdf.Rect(0, 0, 3, 3), pymupdf.Rect(5, 5, 9, 9)
+    token = table._CHARS_VAR.set(Spy(chars))
+    try:
+        assert table.chars_in_rect(table.CHARS, inside) is True
+        assert table.chars_in_rect(table.CHARS, outside) is False
+        assert len(asked) == 2
+        table._CHARS_VAR.set(list(chars))
+        assert table.chars_in_rect(table.CHARS, inside) is True
+        assert len(asked) == 2
+    finally:
+        table._CHARS_VAR.reset(token)
