@@ -179,8 +179,9 @@ def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
     sentence quoting two figures does not). Qualifying rows closer than
     three row heights form a run; short label rows between them (``Current
     assets:``) stay in, and so does a row whose values are placeholder marks
-    (``†``, ``#``, ``—``, ``n/a``) counted as values. A run of at least two rows is grown upward over up
-    to four header-like rows (at most 10 words, no sentence end). The runs
+    (``†``, ``#``, ``—``, ``n/a``, counted as values). A run of at least two
+    rows is grown upward over up to four header-like rows (at most 10 words,
+    no sentence end). The runs
     are searched per page column as well as over the whole width, so a
     two-column page's tables are found in their column.
     """
