@@ -27,6 +27,9 @@ Line = tuple[tuple[float, ...], str]
 
 _NUMBER = re.compile(r"^[(\-–—+$€£¥]*\d[\d.,]*%?\)?[%*]?$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+#: Marks a table sets in a cell in place of a value (not applicable, rounds
+#: to zero, suppressed, no data): a row of them goes on like a row of values.
+_PLACEHOLDER = re.compile(r"^(?:[†‡*#§¶–—\-]{1,3}|n/?a|N/?A)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +178,10 @@ def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
     (:func:`is_number`) and they are at least a third of its tokens (a
     sentence quoting two figures does not). Qualifying rows closer than
     three row heights form a run; short label rows between them (``Current
-    assets:``) stay in. A run of at least two rows is grown upward over up
-    to four header-like rows (at most 10 words, no sentence end). The runs
+    assets:``) stay in, and so does a row whose values are placeholder marks
+    (``†``, ``#``, ``—``, ``n/a``, counted as values). A run of at least two
+    rows is grown upward over up to four header-like rows (at most 10 words,
+    no sentence end). The runs
     are searched per page column as well as over the whole width, so a
     two-column page's tables are found in their column.
     """
@@ -216,6 +221,17 @@ def _numeric_runs(lines: Sequence[Line]) -> list[Box4]:
         values = sum(is_number(t) for t in tokens)
         return values >= 2 and values >= len(tokens) / 3
 
+    def goes_on(texts: list[str]) -> bool:
+        # Inside a run, a placeholder mark stands where a value would; a run
+        # is never started by marks alone (footnote marks in prose).
+        tokens = [
+            t
+            for t in " ".join(texts).split()
+            if any(ch.isalnum() for ch in t) or _PLACEHOLDER.match(t)
+        ]
+        values = sum(is_number(t) or bool(_PLACEHOLDER.match(t)) for t in tokens)
+        return values >= 2 and values >= len(tokens) / 3
+
     def header(texts: list[str]) -> bool:
         text = " ".join(texts)
         return len(text.split()) <= 10 and text.rstrip()[-1:] not in ".;"
@@ -231,7 +247,7 @@ def _numeric_runs(lines: Sequence[Line]) -> list[Box4]:
             height = max(rows[j - 1][0][3] - rows[j - 1][0][1], 6.0)
             if rows[j][0][1] - rows[run[-1]][0][3] > 3 * height:
                 break
-            if numeric(rows[j][1]):
+            if goes_on(rows[j][1]):
                 run.append(j)
             elif not header(rows[j][1]):
                 break

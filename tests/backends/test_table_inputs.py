@@ -222,6 +222,29 @@ def test_numeric_regions_find_rows_of_values_not_prose() -> None:
     assert regions[0][1] < 130 and regions[0][3] > 153 and regions[0][1] > 109
 
 
+def test_numeric_regions_go_on_over_rows_of_placeholder_marks() -> None:
+    # Body rows holding marks in place of values (not applicable, rounds to
+    # zero) are rows of the table; the footnote under it is not.
+    lines = [
+        ((50, 130, 120, 139), "Revenue"),
+        ((200, 130, 230, 139), "1,234"),
+        ((280, 130, 310, 139), "1,100"),
+        ((50, 144, 120, 153), "Cost"),
+        ((200, 144, 230, 153), "(234)"),
+        ((280, 144, 310, 153), "(200)"),
+        ((50, 158, 120, 167), "Other"),
+        ((215, 158, 222, 167), "†"),
+        ((295, 158, 302, 167), "#"),
+        ((50, 172, 120, 181), "Unallocated"),
+        ((212, 172, 225, 181), "—"),
+        ((290, 172, 305, 181), "n/a"),
+        ((50, 195, 500, 204), "† Not applicable. # Rounds to zero. Figures are from the survey."),
+    ]
+    regions = numeric_regions(lines, 600)
+    assert len(regions) == 1
+    assert regions[0][3] > 181 and regions[0][3] < 195
+
+
 def test_ruled_clusters_need_crossing_rules_and_words() -> None:
     grid = [(50, y, 300, y) for y in (100, 120, 140)] + [(x, 100, x, 140) for x in (50, 150, 300)]
     words = [(60, 105, 90, 115, "a"), (160, 105, 190, 115, "b")]
