@@ -207,15 +207,21 @@ def test_merge_symbol_cells_drops_emptied_columns() -> None:
     assert merge_symbol_cells([["$", "5", "%"], ["(", "3", ")"]]) == [["$5%"], ["(3)"]]
 
 
+#: Two body rows of values under their labels, as ``numeric_regions`` reads lines.
+VALUE_ROWS = [
+    ((50, 130, 120, 139), "Revenue"),
+    ((200, 130, 230, 139), "1,234"),
+    ((280, 130, 310, 139), "1,100"),
+    ((50, 144, 120, 153), "Cost"),
+    ((200, 144, 230, 153), "(234)"),
+    ((280, 144, 310, 153), "(200)"),
+]
+
+
 def test_numeric_regions_find_rows_of_values_not_prose() -> None:
     lines = [
         ((50, 100, 500, 109), "This sentence quotes 2 numbers, 3 and 4, in running text."),
-        ((50, 130, 120, 139), "Revenue"),
-        ((200, 130, 230, 139), "1,234"),
-        ((280, 130, 310, 139), "1,100"),
-        ((50, 144, 120, 153), "Cost"),
-        ((200, 144, 230, 153), "(234)"),
-        ((280, 144, 310, 153), "(200)"),
+        *VALUE_ROWS,
     ]
     regions = numeric_regions(lines, 600)
     assert len(regions) == 1
@@ -226,12 +232,7 @@ def test_numeric_regions_go_on_over_rows_of_placeholder_marks() -> None:
     # Body rows holding marks in place of values (not applicable, rounds to
     # zero) are rows of the table; the footnote under it is not.
     lines = [
-        ((50, 130, 120, 139), "Revenue"),
-        ((200, 130, 230, 139), "1,234"),
-        ((280, 130, 310, 139), "1,100"),
-        ((50, 144, 120, 153), "Cost"),
-        ((200, 144, 230, 153), "(234)"),
-        ((280, 144, 310, 153), "(200)"),
+        *VALUE_ROWS,
         ((50, 158, 120, 167), "Other"),
         ((215, 158, 222, 167), "†"),
         ((295, 158, 302, 167), "#"),
