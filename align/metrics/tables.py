@@ -35,25 +35,29 @@ from docparse.model import Table
 Rows = Sequence[Sequence[str]]
 
 
-def normalize_cell(text: str) -> str:
+def normalize_cell(text: str, *, spaces: bool = True) -> str:
     """The form in which two cells are compared.
 
     The shared :func:`align.normalize.normalize_text` with case and punctuation
     folded, so ``$ 5,123`` and ``$5,123`` (a PDF's spacing) are the same cell.
+    ``spaces=False`` also removes every space, as the ICDAR-2013 competition
+    compares cells: its ground truth was read from the PDFs' text objects and
+    often lacks the spaces a PDF only shows by position (``Yearofdata``).
     """
-    return normalize_text(text, fold_case=True, fold_punct=True)
+    norm = normalize_text(text, fold_case=True, fold_punct=True)
+    return norm if spaces else "".join(norm.split())
 
 
 def _rows_of(table: Table | Rows) -> Rows:
     return table.rows if isinstance(table, Table) else table
 
 
-def cell_bag(table: Table | Rows) -> Counter[str]:
-    """The multiset of normalised non-empty cells of a table."""
+def cell_bag(table: Table | Rows, *, spaces: bool = True) -> Counter[str]:
+    """The multiset of normalised non-empty cells of a table (see :func:`normalize_cell`)."""
     bag: Counter[str] = Counter()
     for row in _rows_of(table):
         for cell in row:
-            norm = normalize_cell(cell)
+            norm = normalize_cell(cell, spaces=spaces)
             if norm:
                 bag[norm] += 1
     return bag
@@ -73,21 +77,22 @@ def bag_f1(gold: Counter[str], pred: Counter[str]) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def cell_f1(gold_rows: Table | Rows, pred_rows: Table | Rows) -> float:
+def cell_f1(gold_rows: Table | Rows, pred_rows: Table | Rows, *, spaces: bool = True) -> float:
     """F1 between the multisets of normalised non-empty cells of two tables.
 
     Position is ignored on purpose: it measures whether the cell *values*
     survive, whatever the parser did to rows and columns (TEDS measures
     structure). Two tables without any non-empty cell score 1.0; one empty
-    side scores 0.0.
+    side scores 0.0. ``spaces=False`` compares cells with their spaces
+    removed (:func:`normalize_cell`).
     """
-    return bag_f1(cell_bag(gold_rows), cell_bag(pred_rows))
+    return bag_f1(cell_bag(gold_rows, spaces=spaces), cell_bag(pred_rows, spaces=spaces))
 
 
 Relation = tuple[str, str, str]
 
 
-def adjacency_relations(table: Table | Rows) -> Counter[Relation]:
+def adjacency_relations(table: Table | Rows, *, spaces: bool = True) -> Counter[Relation]:
     """The multiset of ICDAR-2013 adjacency relations of a table.
 
     For each non-empty cell (normalised by :func:`normalize_cell`), the nearest
@@ -95,8 +100,9 @@ def adjacency_relations(table: Table | Rows) -> Counter[Relation]:
     and the nearest non-empty cell below it in the same column gives
     ``(cell, below, "v")``; empty cells in between are skipped, as the
     competition's measure does. A merged cell sits at its top-left position.
+    ``spaces=False`` removes the cells' spaces (:func:`normalize_cell`).
     """
-    grid = [[normalize_cell(c) for c in row] for row in _rows_of(table)]
+    grid = [[normalize_cell(c, spaces=spaces) for c in row] for row in _rows_of(table)]
     out: Counter[Relation] = Counter()
     for r, row in enumerate(grid):
         for c, cell in enumerate(row):
@@ -123,15 +129,19 @@ class AdjacencyScore:
     f1: float
 
 
-def adjacency_scores(gold: Table | Rows, pred: Table | Rows) -> AdjacencyScore:
+def adjacency_scores(
+    gold: Table | Rows, pred: Table | Rows, *, spaces: bool = True
+) -> AdjacencyScore:
     """ICDAR-2013 adjacency-relation precision, recall and F1 of ``pred`` against ``gold``.
 
     Two tables with no relation at all (no two non-empty cells side by side)
     are compared on their cells instead: equal bags score 1.0, else 0.0.
+    ``spaces=False`` removes the cells' spaces (:func:`normalize_cell`).
     """
-    g, p = adjacency_relations(gold), adjacency_relations(pred)
+    g = adjacency_relations(gold, spaces=spaces)
+    p = adjacency_relations(pred, spaces=spaces)
     if not g and not p:
-        same = 1.0 if cell_bag(gold) == cell_bag(pred) else 0.0
+        same = 1.0 if cell_bag(gold, spaces=spaces) == cell_bag(pred, spaces=spaces) else 0.0
         return AdjacencyScore(same, same, same)
     hit = sum((g & p).values())
     precision = hit / sum(p.values()) if p else 0.0
@@ -140,9 +150,9 @@ def adjacency_scores(gold: Table | Rows, pred: Table | Rows) -> AdjacencyScore:
     return AdjacencyScore(precision, recall, f1)
 
 
-def adjacency_f1(gold: Table | Rows, pred: Table | Rows) -> float:
+def adjacency_f1(gold: Table | Rows, pred: Table | Rows, *, spaces: bool = True) -> float:
     """F1 of :func:`adjacency_scores`."""
-    return adjacency_scores(gold, pred).f1
+    return adjacency_scores(gold, pred, spaces=spaces).f1
 
 
 @dataclass(slots=True, eq=False)
@@ -289,4 +299,3 @@ def teds(
     if n <= max_nodes and distance > abs(ta.size() - tb.size()) + 1e-9:
         distance = tree_edit_distance(ta, tb)
     return max(0.0, 1.0 - distance / n)
-

@@ -58,6 +58,7 @@ from docparse.backends.tables import (
     spread_merged_cells,
     text_line_count,
     whitespace_regions,
+    with_extra_tables,
 )
 from docparse.errors import (
     CorruptDocumentError,
@@ -274,18 +275,13 @@ def table_regions(
         return tuple(found)
     lines = list(inputs.lines)
     found = _join_bands(found, inputs)
-    extra = [
-        *ruled_off_tables(page, inputs),
-        *_as_regions(
-            g
-            for clip in caption_regions(lines, inputs.width)
-            for g in region_grids(inputs.words, clip)
-        ),
-    ]
-    for t in extra:
-        if not any(_overlaps(t.bbox, f.bbox) for f in found):
-            found.append(t)
-    return tuple(found)
+    found = with_extra_tables(found, ruled_off_tables(page, inputs), _box, lambda t: t.rows)
+    captioned = _as_regions(
+        g
+        for clip in caption_regions(lines, inputs.width)
+        for g in region_grids(inputs.words, clip, lines=inputs.lines)
+    )
+    return tuple(with_extra_tables(found, captioned, _box, lambda t: t.rows, replace=False))
 
 
 def _as_regions(grids: Iterable[RegionGrid]) -> list[TableRegion]:
@@ -310,7 +306,9 @@ def _join_bands(found: list[TableRegion], inputs: PageInputs) -> list[TableRegio
         found,
         regions,
         lambda clip: _as_regions(
-            region_grids(inputs.words, clip, shading_columns(inputs.fills, clip))
+            region_grids(
+                inputs.words, clip, shading_columns(inputs.fills, clip), lines=inputs.lines
+            )
         ),
         lambda t: (t.bbox.y0, t.bbox.x0),
     )
@@ -335,7 +333,7 @@ def ruled_off_tables(page: Any, inputs: PageInputs) -> list[TableRegion]:
     return _as_regions(
         g
         for clip in rule_bounded_regions(rules, inputs.lines, inputs.height)
-        for g in region_grids(inputs.words, clip)
+        for g in region_grids(inputs.words, clip, lines=inputs.lines)
     )
 
 

@@ -57,6 +57,7 @@ from docparse.backends.tables import (
     text_line_count,
     whitespace_regions,
     widen_to_open_sides,
+    with_extra_tables,
 )
 from docparse.errors import CorruptDocumentError
 from docparse.model import BBox
@@ -389,11 +390,9 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
         return found
     lines = list(pt.inputs.lines)
     found = _join_bands(pt, found, lines)
-    extra = [*ruled_off_tables(pt, lines), *_captioned_tables(pt, lines)]
-    for g in extra:
-        if not any(overlaps(g[0], f[0]) for f in found):
-            found.append(g)
-    return found
+    found = with_extra_tables(found, ruled_off_tables(pt, lines), lambda g: g[0], lambda g: g[1])
+    captioned = _captioned_tables(pt, lines)
+    return with_extra_tables(found, captioned, lambda g: g[0], lambda g: g[1], replace=False)
 
 
 def _captioned_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:
@@ -444,7 +443,7 @@ def ruled_off_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:
 
 def _region_grids(pt: PageTables, clip: Any, columns: list[float] | None = None) -> list[Grid]:
     """The table in a region known to hold one (:func:`region_grids`)."""
-    return [(box, rows) for box, rows in region_grids(pt.inputs.words, clip, columns)]
+    return list(region_grids(pt.inputs.words, clip, columns, lines=pt.inputs.lines))
 
 
 def _strategy_tables(pt: PageTables) -> list[Grid]:

@@ -25,7 +25,8 @@ Box4 = tuple[float, float, float, float]
 #: A text line ``(bbox, text)``; the same shape as ``docparse.backends.tables.TextLine``.
 Line = tuple[tuple[float, ...], str]
 
-_NUMBER = re.compile(r"^[(\-–—+$€£¥]*\d[\d.,]*%?\)?[%*]?$")
+#: A value, with a significance or footnote mark after it ("5.3**", "12†").
+_NUMBER = re.compile(r"^[(\-–—+$€£¥]*\d[\d.,]*%?\)?(?:%|[*†‡]{1,3})?$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 #: Marks a table sets in a cell in place of a value (not applicable, rounds
 #: to zero, suppressed, no data): a row of them goes on like a row of values.

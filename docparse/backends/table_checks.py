@@ -54,13 +54,31 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
 def prose_table(rows: Sequence[Sequence[str]]) -> bool:
     """A "table" that is really ruled-off prose (a framed box of paragraphs).
 
-    One column, or at least 30% of the non-empty cells longer than 15 words.
-    Such regions stay text.
+    One column, or at least 30% of the non-empty cells longer than 15 words,
+    unless the rows are led by short labels (:func:`labelled_rows`: a table of
+    terms and their descriptions). Such regions stay text.
     """
     if max((len(r) for r in rows), default=0) < 2:
         return True
     filled = [c for r in rows for c in r if c.strip()]
-    return bool(filled) and sum(len(c.split()) > 15 for c in filled) >= 0.3 * len(filled)
+    long = sum(len(c.split()) > 15 for c in filled)
+    return bool(filled) and long >= 0.3 * len(filled) and not labelled_rows(rows)
+
+
+def labelled_rows(rows: Sequence[Sequence[str]]) -> bool:
+    """Rows of text led by short labels: a table of terms and their descriptions.
+
+    A reader takes a grid whose rows each start with a short name (at most
+    eight words, capitalised) followed by a paragraph for a table, however
+    long the paragraphs: prose set in columns starts its pieces anywhere in
+    a sentence. At least three rows with text beyond the first cell, 80% of
+    them with such a label.
+    """
+    firsts = [r[0].strip() for r in rows if r and any(c.strip() for c in r[1:])]
+    if len(firsts) < 3:
+        return False
+    labels = [f for f in firsts if f and len(f.split()) <= 8 and not f[0].islower()]
+    return len(labels) >= 0.8 * len(firsts)
 
 
 def text_line_count(bbox: Sequence[float], word_boxes: Iterable[Sequence[float]]) -> int:
@@ -83,7 +101,26 @@ def rich_table(rows: Sequence[Sequence[str]], n_text_lines: int = 0) -> bool:
     see :func:`text_line_count`): a table ruled only around its column
     groups comes out as one row holding every data line.
     """
-    return len(rows) >= 4 and len(rows) >= 0.3 * n_text_lines
+    return len(rows) >= 4 and len(rows) >= 0.3 * n_text_lines and not lumped_columns(rows)
+
+
+def lumped_columns(rows: Sequence[Sequence[str]]) -> bool:
+    """A ruled grid whose cells hold two values side by side: columns the rules left out.
+
+    A table ruled only between column groups (``Male | Female`` under each
+    group) comes out of a ruled strategy with one cell per group. At least
+    30% of the non-empty cells hold two or more numbers, each of at least two
+    with a thousands or decimal separator (``1,087,948 1,022,490``; a
+    thousands group set with a space, ``12 345``, is one number).
+    """
+    filled = [c.split() for r in rows for c in r if c and c.strip()]
+    lumped = sum(
+        len(t) >= 2
+        and all(NUMBER_CELL.match(x) for x in t)
+        and sum(("," in x or "." in x) for x in t) >= 2
+        for t in filled
+    )
+    return bool(filled) and lumped >= 0.3 * len(filled)
 
 
 def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:

@@ -138,8 +138,9 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
     allowed = len(rows) // 10
     # Boundaries are placed from the rows of values: header words above them
     # (stacked, centred over two columns) would hide or shift them.
-    # A date's day ("31,") is no value: a row of dates heads the columns.
-    values = [r for r in rows if sum(is_number(w[4]) and w[4][-1] != "," for w in r) >= 2]
+    # A date's day ("31,") is no value: a row of dates heads the columns; nor is
+    # a number inside a header phrase ("Postnatal Day 14").
+    values = [r for r in rows if _value_count(r, min_gap) >= 2]
     body = values or list(rows)
     body_phrases = [(p[0][0], p[-1][2]) for r in body for p in _phrases(r, min_gap)]
     cuts: list[float] = []
@@ -170,6 +171,19 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
     lo = min(a for a, _ in phrases)
     hi = max(b for _, b in phrases)
     return [lo - 1, *sorted(cuts), hi + 1]
+
+
+def _value_count(row: Sequence[Word], min_gap: float) -> int:
+    """Values in a row: numbers standing as cells of their own, not inside a phrase of words.
+
+    A date's day (``31,``) is no value; numbers set a space apart (a
+    typewriter table's columns) are one value each.
+    """
+    return sum(
+        len(p)
+        for p in _phrases(row, min_gap)
+        if all(is_number(w[4]) and w[4][-1] != "," for w in p)
+    )
 
 
 def _cut_in(
@@ -344,8 +358,9 @@ def word_grid(
     if len(xs) < 3:
         return None
     n = len(xs) - 1
-    first_values = next((i for i, r in enumerate(rows) if _valued(r)), len(rows))
+    first_values = next((i for i, r in enumerate(rows) if _valued(r, min_gap)), len(rows))
     grid: list[list[str]] = []
+    spanning: list[bool] = []
     for ri, row in enumerate(rows):
         cells: list[list[str]] = [[] for _ in range(n)]
         # With drawn edges, a phrase that crosses a rule is two cells; a phrase
@@ -355,7 +370,7 @@ def word_grid(
             if len(p) > 1 and all(is_number(w[4]) for w in p):
                 pieces.extend([w] for w in p)
             else:
-                pieces.append(p)
+                pieces.extend(_split_at_bounds(p, xs, 0.5 * min_gap))
         placed: list[int] = []
         for piece in pieces:
             x = (piece[0][0] + piece[0][2]) / 2 if edges or len(piece) == 1 else piece[0][0] + 0.5
@@ -368,7 +383,9 @@ def word_grid(
         for piece, col in zip(pieces, placed, strict=True):
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
-    grid = _join_wrapped_header_lines(grid, rows)
+        spanning.append(any(_spans(p, xs, min_gap) for p in pieces))
+    grid = _join_wrapped_header_lines(grid, rows, min_gap, spanning)
+    grid = _join_continued_rows(grid)
     box = (
         min(w[0] for w in inside),
         min(w[1] for w in inside),
@@ -376,6 +393,43 @@ def word_grid(
         max(w[3] for w in inside),
     )
     return box, merge_symbol_cells(grid)
+
+
+def _split_at_bounds(phrase: list[Word], xs: Sequence[float], min_gap: float) -> list[list[Word]]:
+    """A phrase cut between its words where they stand in different columns.
+
+    Narrow header columns set their words closer than the gap that splits
+    phrases (``Weight Controls`` under two columns). When every word of the
+    phrase lies (80% of its width) inside one column, and the words of two
+    columns are set wider apart than a word space (``min_gap``), each
+    column's words are a cell. A header centred over several columns
+    (``Year of data``) has a word across a boundary and stays whole.
+    """
+    if len(phrase) < 2:
+        return [phrase]
+    cols: list[int] = []
+    for w in phrase:
+        width = max(w[2] - w[0], 1e-6)
+        col = next(
+            (
+                c
+                for c in range(len(xs) - 1)
+                if min(w[2], xs[c + 1]) - max(w[0], xs[c]) >= 0.8 * width
+            ),
+            None,
+        )
+        if col is None:
+            return [phrase]
+        cols.append(col)
+    out = [[phrase[0]]]
+    for (a, ca), (b, cb) in pairwise(zip(phrase, cols, strict=True)):
+        if ca != cb:
+            if b[0] - a[2] <= min_gap:
+                return [phrase]
+            out.append([b])
+        else:
+            out[-1].append(b)
+    return out
 
 
 def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: float) -> bool:
@@ -388,9 +442,9 @@ def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: flo
     return bool(firsts) and sum(not is_number(t) for t in firsts) >= 0.6 * len(firsts)
 
 
-def _valued(row: Sequence[Word]) -> bool:
-    """A row of values: two or more numbers (a date's day, ``31,``, is none)."""
-    return sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2
+def _valued(row: Sequence[Word], min_gap: float) -> bool:
+    """A row of values: two or more numbers standing as cells (:func:`_value_count`)."""
+    return _value_count(row, min_gap) >= 2
 
 
 def _spanning_starts(
@@ -431,32 +485,99 @@ def _spanning_starts(
     return out
 
 
+def _join_continued_rows(grid: list[list[str]]) -> list[list[str]]:
+    """Rows that carry on the cells of the row above, joined to it.
+
+    A label or description wrapped inside its cell goes on in lower case on
+    the next line (``Disposable income per capita in`` / ``constant
+    dollars``); read by baselines it is a row of its own. A row whose
+    non-empty cells all start in lower case, hold no value and sit under
+    non-empty cells of the row above, which do not end a sentence or a
+    label (``.``, ``:``), continues that row.
+    """
+    out: list[list[str]] = []
+    for row in grid:
+        filled = [c for c, t in enumerate(row) if t.strip()]
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and filled
+            and all(
+                _lower_word(row[c].strip())
+                and not is_number(row[c].strip())
+                and not NIL_CELL.match(row[c])
+                and c < len(prev)
+                and prev[c].strip()
+                and prev[c].rstrip()[-1] not in ".:"
+                for c in filled
+            )
+        ):
+            out[-1] = [f"{a} {b}".strip() for a, b in zip(prev, row, strict=True)]
+        else:
+            out.append(list(row))
+    return out
+
+
+def _lower_word(text: str) -> bool:
+    """Text that starts with a lower-case letter of running text.
+
+    Mathematical italic letters (``𝑞gray``, U+1D400-U+1D7FF) are lower case to
+    Unicode but name a symbol: a cell of a formula table, not a wrapped line.
+    """
+    first = text[:1]
+    return first.islower() and not 0x1D400 <= ord(first) <= 0x1D7FF
+
+
+def _spans(piece: Sequence[Word], xs: Sequence[float], min_gap: float) -> bool:
+    """A piece reaching well into two or more columns (a header spanning them)."""
+    lo, hi = piece[0][0], max(w[2] for w in piece)
+    return sum(lo < b - min_gap and hi > a + min_gap for a, b in pairwise(xs)) >= 2
+
+
 def _join_wrapped_header_lines(
-    grid: list[list[str]], rows: Sequence[Sequence[Word]]
+    grid: list[list[str]],
+    rows: Sequence[Sequence[Word]],
+    min_gap: float,
+    spanning: Sequence[bool] = (),
 ) -> list[list[str]]:
     """Header lines of one wrapped header row joined, cell by cell.
 
     A column header wrapped inside its cell ("Estimated" / "Fair Value" /
     "Gain (Loss)") is set with the text's line spacing, while separate rows
     ("Year Ended" above the dates, the body rows) have the cells' padding
-    between them. Above the first row holding a value, a line closer to the
-    one above than 0.8 times the body rows' median spacing (top to top)
-    continues that line's row. ``rows`` are the grid's rows of words.
+    between them. Above the first row holding a value (:func:`_value_count`),
+    a line closer to the one above than 0.8 times the body rows' median
+    spacing (top to top), or closer than 0.9 times its type's height (lines
+    set solid, as in a cell, where the body is set solid too), continues that
+    line's row, unless the line above spans columns (``spanning``: a group
+    header such as ``Fused aluminum oxide`` over ``2009 | 2010``, set solid
+    too). ``rows`` are the grid's rows of words.
     """
-    first = next(
-        (i for i, r in enumerate(rows) if any(is_number(w[4]) and w[4][-1] != "," for w in r)),
-        len(rows),
-    )
+    first = next((i for i, r in enumerate(rows) if _value_count(r, min_gap)), len(rows))
     tops = [min(w[1] for w in r) for r in rows]
+    heights = [sorted(w[3] - w[1] for w in r)[len(r) // 2] for r in rows]
     pitches = sorted(b - a for a, b in zip(tops[first:], tops[first + 1 :], strict=False))
     if first == 0 or len(pitches) < 2:
         return grid
     tight = 0.8 * pitches[len(pitches) // 2]
     out: list[list[str]] = [grid[0]]
     for i in range(1, len(grid)):
-        # A units line and a label-column line (a section label) are rows of their own.
-        own = grid[i][0].strip() or any(UNITS_LINE.match(c.strip()) for c in grid[i] + out[-1])
-        if i < first and tops[i] - tops[i - 1] < tight and not own:
+        # A units line and a label-column line (a section label) are rows of their own,
+        # but the stub's header set beside the last lines of the headers wrapped above
+        # ("Item Format" beside "of items") joins them: every column above goes on.
+        above = {c for c, t in enumerate(out[-1][1:]) if t.strip()}
+        stub_beside = bool(above) and above <= {c for c, t in enumerate(grid[i][1:]) if t.strip()}
+        own = (grid[i][0].strip() and not stub_beside) or any(
+            UNITS_LINE.match(c.strip()) for c in grid[i] + out[-1]
+        )
+        pitch = tops[i] - tops[i - 1]
+        # Set solid and going on in a column of the line above: a cell's next line
+        # (sub-table labels staggered in height share no column).
+        below = {c for c, t in enumerate(grid[i]) if t.strip()}
+        shared = below & {c for c, t in enumerate(grid[i - 1]) if t.strip()}
+        spans_above = bool(spanning) and spanning[i - 1]
+        solid = pitch < 0.9 * min(heights[i], heights[i - 1]) and bool(shared) and not spans_above
+        if i < first and (pitch < tight or solid) and not own:
             out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
         else:
             out.append(grid[i])
@@ -566,7 +687,7 @@ def side_by_side_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Bo
             # Each table has its own row labels; a column group repeating its
             # subheaders ("Total | Public | Private" twice) shares the labels
             # at the left of the first group and is one table.
-            body = [r for r in rows if _valued(r)]
+            body = [r for r in rows if _valued(r, min_gap)]
             if not all(_labelled(body, a, b, min_gap) for a, b in pairwise(xs)):
                 continue
             # A title line above the repeated header runs over all the tables:

@@ -23,8 +23,10 @@ _NUMERIC = re.compile(r"\d")
 #: Share of the page height at the top and bottom left out of table detection:
 #: running headers and page numbers sit there and must not become table cells.
 TABLE_MARGIN = 0.06
-#: A line that starts a table caption ("Table 2: ...", "TABLE II").
-TABLE_CAPTION = re.compile(r"^\s*(?:table|tab\.)\s*(?:\d+|[IVXL]+)\b", re.IGNORECASE)
+#: A line that starts a table caption ("Table 2: ...", "TABLE II", "Table A-3.", "Table S1").
+TABLE_CAPTION = re.compile(
+    r"^\s*(?:table|tab\.)\s*(?:(?-i:[A-Z])[-.]?)?(?:\d+|[IVXL]+)\b", re.IGNORECASE
+)
 
 Box = Sequence[float]
 #: A text line of a page as the backends give it to the region finders: ``(bbox, text)``.
@@ -54,7 +56,7 @@ def rule_bounded_regions(
     above the other; a page-header rule above the text).
     """
     groups: dict[tuple[int, int], list[float]] = {}
-    for x0, y, x1 in rules:
+    for x0, y, x1 in joined_rules(rules):
         if x1 - x0 < 40:
             continue
         key = next(
@@ -104,14 +106,74 @@ def rule_bounded_regions(
     return out
 
 
+def joined_rules(rules: Iterable[Sequence[float]]) -> list[tuple[float, float, float]]:
+    """Horizontal rules ``(x0, y, x1)`` with the pieces of one rule joined.
+
+    A table drawn cell by cell strokes each rule one cell at a time; a
+    reader sees one rule across the table. Pieces on one baseline (within
+    half a point) that meet or nearly meet (2 points) are joined.
+    """
+    out: list[list[float]] = []
+    for y, x0, x1 in sorted((float(r[1]), float(r[0]), float(r[2])) for r in rules):
+        # Top down: only rules started within half a point above can take the piece.
+        for k in range(len(out) - 1, -1, -1):
+            r = out[k]
+            if r[1] < y - 0.5:
+                out.append([x0, y, x1])
+                break
+            if x0 <= r[2] + 2 and x1 >= r[0] - 2:
+                r[0], r[2] = min(r[0], x0), max(r[2], x1)
+                break
+        else:
+            out.append([x0, y, x1])
+    return [(r[0], r[1], r[2]) for r in out]
+
+
+def caption_blocks(rows: Sequence[tuple[Sequence[float], str]]) -> list[tuple[float, ...]]:
+    """Boxes of table captions with the lines they wrap onto.
+
+    ``rows`` are text rows ``(bbox, text)``, one per baseline. A caption
+    (:data:`TABLE_CAPTION`) wrapped over two or three lines goes on right
+    under itself, at its line spacing and type size, never left of its start
+    and alone on its baseline (``Table A-3. Number and percentage ... by content`` / ``domain and
+    process: 2011``). Read as the top row of the table below, the wrapped
+    line would be a header and hide the table's columns.
+    """
+    ordered = sorted(rows, key=lambda r: (r[0][1], r[0][0]))
+    out: list[tuple[float, ...]] = []
+    for i, (box, text) in enumerate(ordered):
+        if not TABLE_CAPTION.match(text):
+            continue
+        block = [float(v) for v in box[:4]]
+        height = box[3] - box[1]
+        for nb, _ in ordered[i + 1 : i + 4]:
+            tight = nb[1] - block[3] <= 0.5 * height
+            same_size = abs((nb[3] - nb[1]) - height) <= 0.2 * height
+            # A header line has pieces side by side; a wrapped caption line is alone.
+            mid = (nb[1] + nb[3]) / 2
+            alone = not any(
+                b is not nb and abs((b[1] + b[3]) / 2 - mid) < 0.3 * height and b[0] < block[2]
+                for b, _ in ordered
+            )
+            if not (tight and same_size and alone and nb[0] >= box[0] - 2):
+                break
+            block = [block[0], block[1], max(block[2], nb[2]), nb[3]]
+        out.append(tuple(block))
+    return out
+
+
 def _prose_line(box: Sequence[float], text: str, width: float) -> bool:
     """A text line of running prose: 8 words or more over most of ``width``."""
     return len(text.split()) >= 8 and box[2] - box[0] > 0.6 * width
 
 
 def is_rule(x0: float, y0: float, x1: float, y1: float) -> bool:
-    """A thin horizontal stroke (a table rule), by its bounding box."""
-    return y1 - y0 < _RULE_THICKNESS and x1 - x0 >= 40
+    """A thin horizontal stroke (a table rule or a piece of one), by its bounding box.
+
+    Rules drawn in pieces, cell by cell, are joined and then kept when 40
+    points long or more (:func:`rule_bounded_regions`).
+    """
+    return y1 - y0 < _RULE_THICKNESS and x1 - x0 >= y1 - y0
 
 
 def column_edges(word_boxes: Iterable[Sequence[float]], clip: Sequence[float]) -> list[float]:

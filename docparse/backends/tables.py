@@ -39,6 +39,7 @@ from docparse.backends.table_checks import (
     text_line_count,
 )
 from docparse.backends.table_grid import (
+    baseline_rows,
     has_leaders,
     merge_symbol_cells,
     side_by_side_tables,
@@ -52,6 +53,7 @@ from docparse.backends.table_regions import (
     Box,
     TextLine,
     banded_regions,
+    caption_blocks,
     caption_regions,
     column_edges,
     is_rule,
@@ -98,6 +100,7 @@ __all__ = [
     "text_line_count",
     "whitespace_regions",
     "widen_to_open_sides",
+    "with_extra_tables",
     "without_prose_sides",
 ]
 
@@ -117,14 +120,16 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
     side, or a units line, count, and never the rows of the table above.
     """
     out: list[RegionGrid] = []
+    captions = caption_blocks(inputs.lines) if grids else []
     for box, rows in grids:
         pitch = (box[3] - box[1]) / max(len(rows), 1)
         # Never into the table above: its rows are no header of this one.
+        # Nor into a caption above, wrapped lines included.
         floor = max(
             (
                 b[3]
-                for b, _ in grids
-                if b is not box and b[3] <= box[1] + 1 and b[0] < box[2] and box[0] < b[2]
+                for b in [*(g for g, _ in grids if g is not box), *captions]
+                if b[3] <= box[1] + 1 and b[0] < box[2] and box[0] < b[2]
             ),
             default=float("-inf"),
         )
@@ -146,7 +151,7 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
             continue
         clip = (box[0] - 1, top - 1, box[2] + 1, box[3])
         rules = vertical_rules(inputs.segments, box)
-        again = region_grids(inputs.words, clip, rules=rules)
+        again = region_grids(inputs.words, clip, rules=rules, lines=inputs.lines)
         # Counted with signs joined: a ruled grid's "$" cells are no content.
         filled = _filled(merge_symbol_cells([list(r) for r in rows]))
         if again and _filled(again[0][1]) > filled:
@@ -233,7 +238,7 @@ def whitespace_regions(
         if clip[3] <= clip[1]:
             continue
         rules = vertical_rules(inputs.segments, clip)
-        for g in region_grids(inputs.words, clip, rules=rules):
+        for g in region_grids(inputs.words, clip, rules=rules, lines=inputs.lines):
             # Two regions (a cluster and a numeric run) may read the same table.
             if any(overlaps(g[0], o[0]) for o in out):
                 continue
@@ -272,7 +277,7 @@ def widen_to_open_sides(
             out.append((box, rows))
             continue
         inner = [x for x, top, bottom in rules if top <= box[3] and bottom >= box[1]]
-        again = region_grids(inputs.words, clip, rules=inner)
+        again = region_grids(inputs.words, clip, rules=inner, lines=inputs.lines)
         filled = sum(1 for r in rows for c in r if c.strip())
         best = max(again, key=lambda g: sum(1 for r in g[1] for c in r if c.strip()), default=None)
         if best is not None and sum(1 for r in best[1] for c in r if c.strip()) > filled:
@@ -287,6 +292,7 @@ def region_grids(
     clip: Box,
     columns: Sequence[float] | None = None,
     rules: Sequence[float] = (),
+    lines: Sequence[TextLine] = (),
 ) -> list[RegionGrid]:
     """The table in a region known to hold one, read from its words (no library call).
 
@@ -296,7 +302,9 @@ def region_grids(
     share (:func:`~docparse.backends.table_grid.word_grid`), with the
     vertical ``rules`` (x positions) as boundaries where no gap is. Rows come
     from baselines. The grid is kept only if it reads as a table, not prose
-    (:func:`ruled_off_plausible`).
+    (:func:`ruled_off_plausible`). Table captions (with their wrapped lines,
+    :func:`caption_blocks`, from the page's text ``lines`` and from the
+    region's own words) are no rows of it.
     """
     edges: list[float] | None = None
     if columns:
@@ -305,6 +313,7 @@ def region_grids(
         if len(edges) < 3:
             edges = None
     out: list[RegionGrid] = []
+    words = _without_captions(words, clip, caption_blocks(lines) if lines else [])
     # Drawn columns belong to one table; without them, a header repeated
     # along its line or below the body starts another table.
     parts = (
@@ -328,6 +337,54 @@ def region_grids(
     return out
 
 
+def _without_captions(words: Sequence[Word], clip: Box, captions: Sequence[Box]) -> Sequence[Word]:
+    """The words of ``clip`` outside the ``captions`` boxes and the captions found in it.
+
+    A caption's wrapped line (:func:`caption_blocks`) read as a row of the
+    table would cross its column gaps and hide them.
+    """
+    inside = [
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    ]
+    if not inside:
+        return inside
+    heights = sorted(w[3] - w[1] for w in inside)
+    min_gap = 0.8 * heights[len(heights) // 2]
+    # Phrases, not whole rows: a header line's pieces side by side are no caption's.
+    phrases: list[list[Word]] = []
+    for r in baseline_rows(inside):
+        start = len(phrases)
+        for w in r:
+            if len(phrases) > start and w[0] - phrases[-1][-1][2] <= min_gap:
+                phrases[-1].append(w)
+            else:
+                phrases.append([w])
+    rows = [
+        (
+            (
+                min(w[0] for w in p),
+                min(w[1] for w in p),
+                max(w[2] for w in p),
+                max(w[3] for w in p),
+            ),
+            " ".join(w[4] for w in p),
+        )
+        for p in phrases
+    ]
+    blocks = [*captions, *caption_blocks(rows)]
+    if not blocks:
+        return inside
+    return [
+        w
+        for w in inside
+        if not any(
+            b[0] <= (w[0] + w[2]) / 2 <= b[2] and b[1] <= (w[1] + w[3]) / 2 <= b[3] for b in blocks
+        )
+    ]
+
+
 def shading_columns(fills: Iterable[Box], clip: Box) -> list[float]:
     """Column positions of a striped table: the x edges of the filled boxes inside ``clip``.
 
@@ -341,6 +398,47 @@ def shading_columns(fills: Iterable[Box], clip: Box) -> list[float]:
             for x in (f[0], f[2])
         }
     )
+
+
+def with_extra_tables(
+    found: Sequence[G],
+    extra: Sequence[G],
+    box: Callable[[G], Box],
+    rows: Callable[[G], Sequence[Sequence[str]]],
+    replace: bool = True,
+) -> list[G]:
+    """``found`` with the tables of the region finders (``extra``) added.
+
+    An extra table overlapping no found one is added. With ``replace`` (for
+    tables bounded by rules, not for a caption's guess at its table's
+    extent), one that holds every found table it overlaps, reaches beyond
+    them (header lines above them, another block of rows) and has more
+    non-empty cells replaces them: a finder of rows of numbers reads a table
+    between its rules as pieces without its header (``Male`` and ``Female``
+    blocks under a four-line header, all between a top and a bottom rule).
+    """
+    out = list(found)
+    for g in extra:
+        b = box(g)
+        over = [f for f in out if overlaps(box(f), b)]
+        if not over:
+            out.append(g)
+            continue
+        held = all(
+            box(f)[0] >= b[0] - 2
+            and box(f)[1] >= b[1] - 2
+            and box(f)[2] <= b[2] + 2
+            and box(f)[3] <= b[3] + 2
+            for f in over
+        )
+        top = min(box(f)[1] for f in over)
+        bottom = max(box(f)[3] for f in over)
+        beyond = b[1] < top - 2 or b[3] > bottom + 2 or len(over) > 1
+        more = _filled(rows(g)) > sum(_filled(rows(f)) for f in over)
+        if replace and held and beyond and more:
+            out = [f for f in out if not any(f is o for o in over)]
+            out.append(g)
+    return out
 
 
 def join_strips(

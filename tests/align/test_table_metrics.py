@@ -124,3 +124,17 @@ def test_teds_shortcut_equals_exact_apted(a: list[list[str]], b: list[list[str]]
     ta, tb = table_tree(a), table_tree(b)
     exact = 1 - tree_edit_distance(ta, tb) / max(ta.size(), tb.size())
     assert teds(a, b) == pytest.approx(max(0.0, exact))
+
+
+def test_cells_compared_without_spaces_as_icdar_does() -> None:
+    from align.metrics.tables import adjacency_f1
+
+    # ICDAR-2013 gold often lacks the spaces a PDF shows by position only.
+    gold = [["Source", "Yearofdata"], ["Actual", "49,293"]]
+    pred = [["Source", "Year of data"], ["Actual", "49,293"]]
+    assert cell_f1(gold, pred) == pytest.approx(0.75)
+    assert cell_f1(gold, pred, spaces=False) == 1.0
+    assert adjacency_f1(gold, pred) < 1.0
+    assert adjacency_f1(gold, pred, spaces=False) == 1.0
+    # Different words stay different cells.
+    assert cell_f1([["Year of data"]], [["Year of date"]], spaces=False) == 0.0
