@@ -549,7 +549,9 @@ def _join_wrapped_header_lines(
     a line closer to the one above than 0.8 times the body rows' median
     spacing (top to top), or closer than 0.9 times its type's height (lines
     set solid, as in a cell, where the body is set solid too), continues that
-    line's row, unless the line above spans columns (``spanning``: a group
+    line's row (a line with the stub's header beside the last lines of the
+    headers above: closer than 0.9 times the body spacing), unless the line
+    above spans columns (``spanning``: a group
     header such as ``Fused aluminum oxide`` over ``2009 | 2010``, set solid
     too). ``rows`` are the grid's rows of words.
     """
@@ -577,7 +579,9 @@ def _join_wrapped_header_lines(
         shared = below & {c for c, t in enumerate(grid[i - 1]) if t.strip()}
         spans_above = bool(spanning) and spanning[i - 1]
         solid = pitch < 0.9 * min(heights[i], heights[i - 1]) and bool(shared) and not spans_above
-        if i < first and (pitch < tight or solid) and not own:
+        # The stub's header beside the headers' last lines sits closer than a row.
+        beside = bool(grid[i][0].strip()) and stub_beside and pitch < 1.125 * tight
+        if i < first and (pitch < tight or solid or beside) and not own:
             out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
         else:
             out.append(grid[i])
