@@ -14,6 +14,8 @@ NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-�
 
 
 _YEAR = re.compile(r"^\s*(?:19|20)\d\d\s*$")
+#: A date set in figures ("12/30/2017"): like a year, it heads a column.
+_DATE = re.compile(r"^\s*\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\s*$")
 #: Cells that stand for a missing value in a row of values ("-", "n/a", "(X)").
 NIL_CELL = re.compile(r"^\s*(?:[-–—*.…]+|n/?a|\(x\))\s*$", re.IGNORECASE)
 
@@ -44,13 +46,17 @@ def header_row_count(rows: Sequence[Sequence[str]], cap: int = 5) -> int:
     """How many leading rows of a grid are its column headers.
 
     The rows above the first row holding a value beyond its label column
-    (a number, not a year: ``2023 | 2022`` heads columns), when there are at
-    most ``cap`` of them, the way the structured twins (EDGAR ``.htm``, CSV)
-    count them. With no values at all, the first row is a header when it
+    (a number, not a year or a date: ``2023 | 2022``, ``12/30/2017`` head
+    columns), when there are at most ``cap`` of them, the way the structured
+    twins (EDGAR ``.htm``, CSV) count them. With no values at all, the first row is a header when it
     reads as one (:func:`heads_text_columns`).
     """
     for i, row in enumerate(rows):
-        if any(bool(NUMBER_CELL.match(c)) and not _YEAR.match(c) for c in row[1:] if c.strip()):
+        if any(
+            bool(NUMBER_CELL.match(c)) and not _YEAR.match(c) and not _DATE.match(c)
+            for c in row[1:]
+            if c.strip()
+        ):
             return i if i <= cap and i < len(rows) else 0
     return 1 if heads_text_columns(rows) else 0
 

@@ -240,7 +240,11 @@ _DANGLING = re.compile(r"(?:\b(?:and|or|of|the|for|to|in|on|with|by|a|an)|[,\u20
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
-_NUMBERISH = re.compile(r"^[\s$€£(\-\u2014\u2013]*[\d.,]+\s*[)%]*\s*$|^[\u2014\u2013\-]+$")
+_NUMBER = r"[\s$€£(\-\u2014\u2013]*[\d.,]+\s*[)%]*\s*"
+
+
+# A number, or a range of two ("58.15% - 63.76%": a value, not a column label).
+_NUMBERISH = re.compile(rf"^{_NUMBER}(?:[-\u2013\u2014]{_NUMBER})?$|^[\u2014\u2013\-]+$")
 
 
 _BULLET = re.compile(

@@ -4,6 +4,7 @@ header row of a table without values."""
 from __future__ import annotations
 
 from docparse.backends.table_candidates import Word, ruled_clusters
+from docparse.backends.table_grid import side_by_side_tables
 from docparse.backends.table_headers import header_row_count
 from docparse.backends.table_lists import keyed_list_tables
 
@@ -92,3 +93,33 @@ def test_column_rules_drawn_per_column_are_one_cluster() -> None:
     lower = [(a, b + 200, c, d + 200) for a, b, c, d in segs]
     more = [*words, *((w[0], w[1] + 200, w[2], w[3] + 200, w[4]) for w in words)]
     assert len(ruled_clusters(segs + lower, more)) == 2
+
+
+def test_dates_in_figures_head_columns() -> None:
+    rows = [
+        ["", "Base Period", "Years Ended", ""],
+        ["Company / Index", "12/30/2017", "12/29/2018", "12/31/2022"],
+        ["Advanced Micro Devices, Inc.", "100", "173", "630"],
+        ["S&P 500 Index", "100", "95", "157"],
+    ]
+    assert header_row_count(rows) == 2
+
+
+def test_a_repeated_header_over_values_without_labels_is_one_table() -> None:
+    # AMD 10-K p121: two dates over "Amortized Cost | Fair Value" each; the
+    # rows start with labels on the left only, and "$ 1,118" is a value.
+    def row(top: float, cells: list[tuple[float, str]]) -> list[Word]:
+        return [w for x, t in cells for w in _line(x, top, t)]
+
+    head = [
+        (270, "Amortized Cost"),
+        (360, "Fair Value"),
+        (430, "Amortized Cost"),
+        (520, "Fair Value"),
+    ]
+    words = row(115, head)
+    for i, label in enumerate(["Due within 1 year", "Due later", "Due last"]):
+        vals = [(40, label), (260, "$"), (300, "1,224"), (360, "$"), (380, "1,218")]
+        vals += [(425, "$"), (460, "1,118"), (515, "—")]
+        words += row(135 + 13 * i, vals)
+    assert side_by_side_tables(words, (30, 100, 580, 200)) == [(30, 100, 580, 200)]
