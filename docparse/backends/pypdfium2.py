@@ -37,7 +37,7 @@ from docparse.backends.base import (
     encrypted_error,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.lines import blocks_from_lines, lines_from_spans
+from docparse.backends.lines import blocks_from_lines, lines_from_spans, new_bbox, new_span
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
     TABLE_CAPTION,
@@ -215,18 +215,33 @@ class _Runs:
         return int(self.calls.count_rects(self.handle, start, stop - start))
 
     def _first_reaching(self, start: int, target: int, guess: int) -> int | None:
-        """The least ``e`` whose characters ``start`` .. ``e`` make ``target`` rectangles."""
+        """The least ``e`` whose characters ``start`` .. ``e`` make ``target`` rectangles.
+
+        The first probe is ``start + guess`` (the run as long as ``guess``)
+        and the character before it: the runs of a page are often of one
+        length, and then two calls find the end. Otherwise galloping, then
+        bisecting.
+        """
         n = self.n_chars
         count, handle = self.calls.count_rects, self.handle
-        lo, step = start, max(guess, 1)
-        while True:  # gallop: lo is known to fall short
-            e = min(lo + step - 1, n - 1)
-            if count(handle, start, e + 1 - start) >= target:
-                hi = e
-                break
+        lo = start  # the answer is at least lo
+        e = min(start + max(guess, 1), n - 1)
+        if count(handle, start, e + 1 - start) >= target:
+            if e == lo or count(handle, start, e - start) < target:
+                return e
+            hi = e - 1
+        else:
             if e == n - 1:
                 return None
-            lo, step = e + 1, step * 2
+            lo, step = e + 1, max(guess, 1)
+            while True:  # gallop: lo is known to fall short
+                e = min(lo + step - 1, n - 1)
+                if count(handle, start, e + 1 - start) >= target:
+                    hi = e
+                    break
+                if e == n - 1:
+                    return None
+                lo, step = e + 1, step * 2
         while lo < hi:
             mid = (lo + hi) // 2
             if count(handle, start, mid + 1 - start) >= target:
@@ -239,16 +254,18 @@ class _Runs:
         """The first character index of every run, in order."""
         if not self.rects:
             return []
-        first = self._first_reaching(0, 1, 8)
+        first = self._first_reaching(0, 1, 1)
         if first is None:
             return []
         out = [first]
         guess = 8
+        find = self._first_reaching
         for _ in range(len(self.rects) - 1):
-            nxt = self._first_reaching(out[-1], 2, guess)
+            prev = out[-1]
+            nxt = find(prev, 2, guess)
             if nxt is None:
                 break
-            guess = nxt - out[-1]  # runs of a page are of similar length
+            guess = nxt - prev  # runs of a page are of similar length
             out.append(nxt)
         return out
 
@@ -262,32 +279,66 @@ class _Runs:
                 return t
         return self.n_units
 
-    def texts(self, starts: Sequence[int]) -> list[str]:
+    def texts(self, starts: Sequence[int], table: dict[int, str] | None = None) -> list[str]:
         """The text of each run: the page text from its first character to the next run's.
 
         Text before the first run (characters without a box) goes to the first run.
+        With ``table`` each text is translated by it (one character for one:
+        the page text is translated once, then cut).
         """
         if self._bounds is not None and self._bounds[0] is starts:
             bounds = self._bounds[1]
         else:
-            # The page text starts at the first character PDFium's text holds.
-            base = self.text_index(0, self.n_chars)
-            bounds = [
-                self.text_index(s, nxt) - base
-                for s, nxt in itertools.pairwise([*starts, self.n_chars])
-            ]
-            if bounds:
-                bounds[0] = 0
-            bounds.append(self.n_units)
+            bounds = self._text_bounds(starts)
             self._bounds = (starts, bounds)
         text = self.text
         if text is not None:
+            if table is not None:
+                text = text.translate(table)
             return [text[a:b] for a, b in itertools.pairwise(bounds)]
         units = self.units
-        return [
+        out = [
             units[2 * a : 2 * b].decode("utf-16-le", "replace")
             for a, b in itertools.pairwise(bounds)
         ]
+        return out if table is None else [t.translate(table) for t in out]
+
+    def _text_bounds(self, starts: Sequence[int]) -> list[int]:
+        """Where each run's text starts in the page text, and the text's end."""
+        handle, to_text = self.handle, self.calls.text_index
+        # The page text starts at the first character PDFium's text holds.
+        base = self.text_index(0, self.n_chars)
+        # One C call a run, with no Python loop around it; a first character
+        # the text leaves out (-1) is looked up again from the one after it.
+        found = list(map(to_text, itertools.repeat(handle, len(starts)), starts))
+        bounds = []
+        for k, (s, t) in enumerate(zip(starts, found, strict=True)):
+            if t < 0:
+                nxt = starts[k + 1] if k + 1 < len(starts) else self.n_chars
+                t = self.text_index(s + 1, nxt)
+            bounds.append(int(t) - base)
+        if bounds:
+            bounds[0] = 0
+        bounds.append(self.n_units)
+        return bounds
+
+    def fonts(self, chars: Iterable[int]) -> list[tuple[str, int]]:
+        """The font name and flags of each character of ``chars`` (see :meth:`font`)."""
+        info, handle = self.calls.font_info, self.handle
+        name, size, flags_ref, flags = self._name, self._name_len, self._flags_ref, self._flags
+        names = self._fonts
+        out: list[tuple[str, int]] = []
+        append = out.append
+        for char in chars:
+            if not info(handle, char, name, size, flags_ref):
+                append(("", flags.value))
+                continue
+            raw_name = name.value
+            got = names.get(raw_name)
+            if got is None:
+                got = names[raw_name] = raw_name.decode("utf-8", "replace")
+            append((got, flags.value))
+        return out
 
 
 def page_runs(
@@ -313,7 +364,7 @@ def page_runs(
     reader = _Runs(textpage, raw)
     starts = reader.starts()
     texts = reader.texts(starts)
-    fonts = [reader.font(first) for first in starts]
+    fonts = reader.fonts(starts)
     known = {} if mapped is None else mapped
     # Each run's characters: from its first to the next run's first (the
     # first run also takes the characters before it, as its text does).
@@ -328,19 +379,23 @@ def page_runs(
     for r in check:
         if "\ufffd" not in texts[r]:
             known[fonts[r]].update(texts[r])
+    shown = reader.texts(starts, _PDFIUM_CHARS)
+    # A page with no unmapped glyph anywhere has none in a run: no scan a run.
+    dirty = count_unmapped("".join(shown)) > 0
     calls, handle = reader.calls, reader.handle
     font_size, font_weight = calls.font_size, calls.font_weight
     bold_of: dict[str, bool] = {}
     spans: list[TextSpan] = []
+    append = spans.append
     unmapped = 0
-    for (x0, y0, x1, y1), raw_text, first, (font, _flags) in zip(
-        reader.rects, texts, starts, fonts, strict=False
+    for (x0, y0, x1, y1), text, first, (font, _flags) in zip(
+        reader.rects, shown, starts, fonts, strict=False
     ):
-        text = raw_text.translate(_PDFIUM_CHARS)
-        bad = count_unmapped(text)
-        if bad:
-            unmapped += bad
-            text = strip_unmapped(text)
+        if dirty:
+            bad = count_unmapped(text)
+            if bad:
+                unmapped += bad
+                text = strip_unmapped(text)
         text = text.strip()
         if not text:
             continue
@@ -350,8 +405,7 @@ def page_runs(
         if bold is None:
             weight = font_weight(handle, first)
             bold = bold_of[font] = weight >= bold_weight or bool(_BOLD_FONT.search(font))
-        box = BBox(x0 - left, top - y1, x1 - left, top - y0)
-        spans.append(TextSpan(text, box, size, bold, font))
+        append(new_span(text, new_bbox(x0 - left, top - y1, x1 - left, top - y0), size, bold, font))
     return spans, unmapped
 
 
