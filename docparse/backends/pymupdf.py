@@ -292,7 +292,9 @@ def _path_xs(p: dict[str, Any]) -> list[float]:
     xs = [float(p["rect"][0]), float(p["rect"][2])]
     for item in p["items"]:
         if item[0] == "re":
-            xs += (float(item[1][0]), float(item[1][2]))
+            # A thin rectangle is a line at its middle.
+            x0, x1 = float(item[1][0]), float(item[1][2])
+            xs += (x0, x1, (x0 + x1) / 2)
         elif item[0] == "qu":
             xs += (float(pt[0]) for pt in item[1])
         else:
