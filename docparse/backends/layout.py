@@ -56,6 +56,7 @@ from docparse.backends.items import (
     leading_marker,
     superscripts,
 )
+from docparse.backends.lines import union_boxes
 from docparse.backends.pages import (
     Assembly,
     Block,
@@ -111,11 +112,7 @@ def _inside(line: Line, tables: Sequence[TableRegion], cells: Sequence[str]) -> 
 
 
 def _union(boxes: Iterable[BBox]) -> BBox:
-    it = iter(boxes)
-    out = next(it)
-    for b in it:
-        out = out.union(b)
-    return out
+    return union_boxes(list(boxes))
 
 
 def _split_block(block: Block, page: int) -> list[Item]:
@@ -145,18 +142,16 @@ def _split_block(block: Block, page: int) -> list[Item]:
         prev_text = prev.text.rstrip()
         gap = ln.bbox.y0 - prev.bbox.y1
         new = False
+        ends = bool(_SENT_END.search(prev_text))
         if abs(ln.size - prev.size) > 0.9 or (ln.bold != prev.bold and (prev.bold or ln.bold)):
             # Font change: a heading run-in or a heading followed by text.
             new = len(groups[-1]) <= 3 or abs(ln.size - prev.size) > 0.9
-        if _BULLET_CHARS.match(text) or (
-            _BULLET.match(text) and (_SENT_END.search(prev_text) or not prev_text)
-        ):
+        if _BULLET_CHARS.match(text) or (_BULLET.match(text) and (ends or not prev_text)):
             new = True
         if gap > 0.8 * size:
             new = True
         indented = ln.bbox.x0 > left + 0.8 * size and prev.bbox.x0 <= left + 0.8 * size
         short_prev = prev.bbox.x1 < right - 2.5 * size
-        ends = bool(_SENT_END.search(prev_text))
         if indented and (ends or short_prev):
             new = True
         if short_prev and ends and text[:1].isupper() and ln.bbox.x0 <= left + 0.8 * size:
@@ -194,10 +189,11 @@ def _split_block(block: Block, page: int) -> list[Item]:
 
 
 def _dominant_size(lines: Sequence[Line]) -> float:
-    c: Counter[float] = Counter()
+    # As Counter.most_common(1): the first size among the most used.
+    c: dict[float, int] = {}
     for ln in lines:
-        c[ln.size] += len(ln.text)
-    return c.most_common(1)[0][0]
+        c[ln.size] = c.get(ln.size, 0) + len(ln.text)
+    return max(c, key=c.__getitem__)
 
 
 def _spans(items: Sequence[Item]) -> list[tuple[float, float]]:
@@ -214,8 +210,11 @@ def _spans(items: Sequence[Item]) -> list[tuple[float, float]]:
 def _shared_height(left: Sequence[Item], right: Sequence[Item]) -> float:
     """Points of page height where both ``left`` and ``right`` have text."""
     total = 0.0
+    right_spans = _spans(right)
     for a0, a1 in _spans(left):
-        for b0, b1 in _spans(right):
+        for b0, b1 in right_spans:
+            if b0 >= a1:
+                break  # sorted by start: no later interval overlaps (adds 0.0)
             total += max(0.0, min(a1, b1) - max(a0, b0))
     return total
 
