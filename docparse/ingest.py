@@ -356,12 +356,14 @@ def _settle(s: _Slot, ready: list[Any], now: float, limits: Limits) -> ManifestR
             else f"worker exited with {code}"
         )
         failure = _failure(task, "WorkerCrashedError", reason, elapsed)
-    elif elapsed > limits.timeout:
-        message = f"stopped after {limits.timeout:g} s time limit"
-        failure = _failure(task, "ParseTimeoutError", message, elapsed)
+    # Memory is checked first: a worker over the cap when its time also runs
+    # out (a slow, loaded machine) is stopped for the cause that will recur.
     elif (rss := _over_cap(s.proc.pid, limits.memory_mb)) is not None:
         message = f"stopped at {rss:.0f} MB, over the {limits.memory_mb} MB cap"
         failure = _failure(task, "MemoryLimitError", message, elapsed)
+    elif elapsed > limits.timeout:
+        message = f"stopped after {limits.timeout:g} s time limit"
+        failure = _failure(task, "ParseTimeoutError", message, elapsed)
     else:
         return None
     s.stop(kill=True)

@@ -36,6 +36,7 @@ from docparse.backends.table_candidates import (
     ruled_clusters,
 )
 from docparse.backends.table_grid import merge_symbol_cells
+from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.tables import (
     TABLE_MARGIN,
     RegionGrid,
@@ -265,8 +266,9 @@ def table_regions(
     Zebra-striped tables found strip by strip are read again as one table
     (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
     (horizontal rules only) and caption-anchored ones come on top, from
-    :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
-    overlaps them. ``visual_lines``: the page's lines when the caller has made them.
+    :func:`ruled_off_tables` and :func:`caption_regions`, and keyed lists (an
+    exhibit index, :func:`keyed_list_tables`), where no other table overlaps
+    them. ``visual_lines``: the page's lines when the caller has made them.
     """
     inputs = page_inputs(page, words, visual_lines)
     found = list(_strategy_regions(page, config, words, inputs))
@@ -280,6 +282,11 @@ def table_regions(
             g
             for clip in caption_regions(lines, inputs.width)
             for g in region_grids(inputs.words, clip)
+        ),
+        *_as_regions(
+            keyed_list_tables(
+                inputs.words, TABLE_MARGIN * inputs.height, (1 - TABLE_MARGIN) * inputs.height
+            )
         ),
     ]
     for t in extra:

@@ -43,6 +43,7 @@ from docparse.backends.table_candidates import (
     ruled_clusters,
 )
 from docparse.backends.table_grid import merge_symbol_cells
+from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.tables import (
     TABLE_MARGIN,
     TextLine,
@@ -405,7 +406,12 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
         return found
     lines = list(pt.inputs.lines)
     found = _join_bands(pt, found, lines)
-    extra = [*ruled_off_tables(pt, lines), *_captioned_tables(pt, lines)]
+    height = pt.inputs.height
+    extra = [
+        *ruled_off_tables(pt, lines),
+        *_captioned_tables(pt, lines),
+        *keyed_list_tables(pt.inputs.words, TABLE_MARGIN * height, (1 - TABLE_MARGIN) * height),
+    ]
     for g in extra:
         if not any(overlaps(g[0], f[0]) for f in found):
             found.append(g)

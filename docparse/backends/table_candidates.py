@@ -122,6 +122,36 @@ def ruled_clusters(
         )
         if inside >= 2:
             out.append((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2))
+    return _side_by_side_joined(out)
+
+
+def _side_by_side_joined(boxes: list[Box4], gap: float = 8.0) -> list[Box4]:
+    """Clusters of one band of rows, a few points apart side by side, as one box.
+
+    HTML tables printed to PDF (EDGAR filings) rule each value column on its
+    own, with a small gap between the rules of neighbouring columns, so the
+    rules of one table fall into one group per column or column group; a
+    reader sees one table over the band the groups share.
+    """
+    out = sorted(boxes)
+    joined = True
+    while joined:
+        joined = False
+        for i, a in enumerate(out):
+            for j in range(i + 1, len(out)):
+                b = out[j]
+                shared = min(a[3], b[3]) - max(a[1], b[1])
+                if (
+                    shared >= 0.8 * min(a[3] - a[1], b[3] - b[1])
+                    and b[0] - a[2] <= gap
+                    and a[0] - b[2] <= gap
+                ):
+                    out[i] = union(a, b)
+                    del out[j]
+                    joined = True
+                    break
+            if joined:
+                break
     return out
 
 

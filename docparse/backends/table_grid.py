@@ -379,13 +379,18 @@ def word_grid(
 
 
 def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: float) -> bool:
-    """Most ``rows`` start their stretch ``lo..hi`` with a label, not a value."""
+    """Most ``rows`` start their stretch ``lo..hi`` with a label, not a value.
+
+    Signs join their values first and nil marks count as values: ``$ 1,118``
+    and ``—`` open no label.
+    """
     firsts = [
-        " ".join(w[4] for w in _phrases([w for w in r if lo <= w[0] < hi], min_gap)[0])
+        [w[4] for w in _phrases(attach_symbols([w for w in r if lo <= w[0] < hi]), min_gap)[0]]
         for r in rows
         if any(lo <= w[0] < hi for w in r)
     ]
-    return bool(firsts) and sum(not is_number(t) for t in firsts) >= 0.6 * len(firsts)
+    labels = sum(not all(is_number(t) or NIL_CELL.match(t) for t in f) for f in firsts)
+    return bool(firsts) and labels >= 0.6 * len(firsts)
 
 
 def _valued(row: Sequence[Word]) -> bool:
