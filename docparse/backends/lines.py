@@ -9,7 +9,7 @@ assembly, so the two backends make lines the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from docparse.backends.pages import Block, Line, TextSpan
@@ -179,10 +179,10 @@ def _attach_scripts(
 def _line(spans: list[TextSpan]) -> Line:
     if len(spans) == 1:
         return new_line((spans[0],), spans[0].bbox)
-    return new_line(tuple(spans), _union([s.bbox for s in spans]))
+    return new_line(tuple(spans), union_boxes([s.bbox for s in spans]))
 
 
-def _union(boxes: list[BBox]) -> BBox:
+def union_boxes(boxes: Sequence[BBox]) -> BBox:
     """The box holding ``boxes`` (one origin), made once instead of one union per box."""
     first = boxes[0]
     if len(boxes) == 1:
@@ -236,7 +236,7 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
         else:
             open_blocks.append([ln])
             active.append((open_blocks[-1], b.y1, x0, x1, ln_size))
-    return tuple(new_block(tuple(blk), _union([ln.bbox for ln in blk])) for blk in open_blocks)
+    return tuple(new_block(tuple(blk), union_boxes([ln.bbox for ln in blk])) for blk in open_blocks)
 
 
 def _top_left(line: Line) -> tuple[float, float]:

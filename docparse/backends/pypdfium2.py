@@ -55,7 +55,19 @@ INSTALL = "pip install 'docparse[pypdfium2]'"
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 _FONT_NAME_BYTES = 128
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
-_PDFIUM_CHARS = str.maketrans({"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"})
+_PDFIUM_CHARS = {"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"}
+
+
+def _shown(text: str) -> str:
+    """``text`` with PDFium's marks as the characters they stand for (:data:`_PDFIUM_CHARS`)."""
+    # One replace a mark (a scan in C each) instead of str.translate's dict
+    # lookup a character; no replacement is itself a mark.
+    for mark, char in _PDFIUM_CHARS.items():
+        if mark in text:
+            text = text.replace(mark, char)
+    return text
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
 _CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
@@ -214,34 +226,10 @@ class _Runs:
         """Rectangles over the characters ``start`` .. ``stop - 1``."""
         return int(self.calls.count_rects(self.handle, start, stop - start))
 
-    def _first_reaching(self, start: int, target: int, guess: int) -> int | None:
-        """The least ``e`` whose characters ``start`` .. ``e`` make ``target`` rectangles.
-
-        The first probe is ``start + guess`` (the run as long as ``guess``)
-        and the character before it: the runs of a page are often of one
-        length, and then two calls find the end. Otherwise galloping, then
-        bisecting.
-        """
-        n = self.n_chars
+    def _reaching(self, start: int, lo: int, hi: int, target: int) -> int:
+        """The least ``e`` in ``lo`` .. ``hi`` whose characters ``start`` .. ``e``
+        make ``target`` rectangles, ``hi``'s known to (bisection)."""
         count, handle = self.calls.count_rects, self.handle
-        lo = start  # the answer is at least lo
-        e = min(start + max(guess, 1), n - 1)
-        if count(handle, start, e + 1 - start) >= target:
-            if e == lo or count(handle, start, e - start) < target:
-                return e
-            hi = e - 1
-        else:
-            if e == n - 1:
-                return None
-            lo, step = e + 1, max(guess, 1)
-            while True:  # gallop: lo is known to fall short
-                e = min(lo + step - 1, n - 1)
-                if count(handle, start, e + 1 - start) >= target:
-                    hi = e
-                    break
-                if e == n - 1:
-                    return None
-                lo, step = e + 1, step * 2
         while lo < hi:
             mid = (lo + hi) // 2
             if count(handle, start, mid + 1 - start) >= target:
@@ -250,22 +238,59 @@ class _Runs:
                 lo = mid + 1
         return lo
 
+    def _gallop(self, start: int, lo: int, step: int, target: int) -> int | None:
+        """The least ``e`` from ``lo`` on (``lo - 1`` known to fall short) whose
+        characters ``start`` .. ``e`` make ``target`` rectangles, or ``None``."""
+        n = self.n_chars
+        count, handle = self.calls.count_rects, self.handle
+        step = max(step, 1)
+        while True:
+            e = min(lo + step - 1, n - 1)
+            if count(handle, start, e + 1 - start) >= target:
+                return self._reaching(start, lo, e, target)
+            if e == n - 1:
+                return None
+            lo, step = e + 1, step * 2
+
     def starts(self) -> list[int]:
-        """The first character index of every run, in order."""
+        """The first character index of every run, in order.
+
+        The next run starts at the least character ``e`` with two rectangles
+        over the characters from the previous run's start to ``e``. The first
+        probe is where it starts if it is as long as the run before (the runs
+        of a page are often of one length, and then one or two calls find
+        it); else galloping, then bisecting.
+        """
         if not self.rects:
             return []
-        first = self._first_reaching(0, 1, 1)
+        first = self._gallop(0, 0, 1, 1)
         if first is None:
             return []
         out = [first]
+        n = self.n_chars
+        count, handle = self.calls.count_rects, self.handle
         guess = 8
-        find = self._first_reaching
         for _ in range(len(self.rects) - 1):
             prev = out[-1]
-            nxt = find(prev, 2, guess)
-            if nxt is None:
-                break
-            guess = nxt - prev  # runs of a page are of similar length
+            e = prev + guess
+            if e >= n:
+                e = n - 1
+                if e == prev:
+                    break
+            if count(handle, prev, e + 1 - prev) >= 2:
+                # One character makes one rectangle at most: no call for prev + 1.
+                if e == prev + 1 or count(handle, prev, e - prev) < 2:
+                    nxt = e
+                else:
+                    nxt = self._reaching(prev, prev + 1, e - 1, 2)
+            else:
+                if e == n - 1:
+                    break
+                found = self._gallop(prev, e + 1, guess, 2)
+                if found is None:
+                    break
+                nxt = found
+            guess = nxt - prev
             out.append(nxt)
         return out
 
@@ -279,12 +304,12 @@ class _Runs:
                 return t
         return self.n_units
 
-    def texts(self, starts: Sequence[int], table: dict[int, str] | None = None) -> list[str]:
+    def texts(self, starts: Sequence[int], *, shown: bool = False) -> list[str]:
         """The text of each run: the page text from its first character to the next run's.
 
         Text before the first run (characters without a box) goes to the first run.
-        With ``table`` each text is translated by it (one character for one:
-        the page text is translated once, then cut).
+        ``shown``: with PDFium's marks replaced (see :func:`_shown`; one
+        character for one, so the page text is replaced once, then cut).
         """
         if self._bounds is not None and self._bounds[0] is starts:
             bounds = self._bounds[1]
@@ -293,15 +318,15 @@ class _Runs:
             self._bounds = (starts, bounds)
         text = self.text
         if text is not None:
-            if table is not None:
-                text = text.translate(table)
+            if shown:
+                text = _shown(text)
             return [text[a:b] for a, b in itertools.pairwise(bounds)]
         units = self.units
         out = [
             units[2 * a : 2 * b].decode("utf-16-le", "replace")
             for a, b in itertools.pairwise(bounds)
         ]
-        return out if table is None else [t.translate(table) for t in out]
+        return [_shown(t) for t in out] if shown else out
 
     def _text_bounds(self, starts: Sequence[int]) -> list[int]:
         """Where each run's text starts in the page text, and the text's end."""
@@ -379,7 +404,7 @@ def page_runs(
     for r in check:
         if "\ufffd" not in texts[r]:
             known[fonts[r]].update(texts[r])
-    shown = reader.texts(starts, _PDFIUM_CHARS)
+    shown = reader.texts(starts, shown=True)
     # A page with no unmapped glyph anywhere has none in a run: no scan a run.
     dirty = count_unmapped("".join(shown)) > 0
     calls, handle = reader.calls, reader.handle

@@ -36,8 +36,14 @@ _DIGITS = re.compile(r"\d+")
 _ROMAN = re.compile(r"\b[ivxlcdm]{1,7}\b", re.IGNORECASE)
 
 
+_LIGATURE = re.compile("[\ufb00-\ufb06]")
+
+
 def expand_ligatures(text: str) -> str:
     """Replace typographic ligature characters (U+FB00-FB06) by their letters."""
+    # translate looks each character up in a dict: most text has no ligature.
+    if text.isascii() or not _LIGATURE.search(text):
+        return text
     return text.translate(_LIG_TABLE)
 
 
