@@ -52,6 +52,7 @@ from docparse.backends.tables import (
     column_starts,
     grow_headers,
     is_rule,
+    join_cut_grids,
     join_strips,
     prefer_fuller_grids,
     prose_table,
@@ -520,7 +521,7 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
             if sg[3] - sg[1] > sg[2] - sg[0]
         ]
         widened = widen_to_open_sides([(tuple(g[0]), g[1]) for g in found], pt.inputs, vertical)
-        found = [(box, rows) for box, rows in grow_headers(widened, pt.inputs)]
+        found = join_cut_grids(grow_headers(widened, pt.inputs), pt.inputs)
     if strategy == "lines" or any(
         rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
     ):
