@@ -39,8 +39,14 @@ from docparse.backends.furniture import body_font, mark_furniture
 from docparse.backends.headings import (
     assign_levels,
     attach_section_numbers,
+    body_sizes,
+    contents_pages,
+    front_matter,
     is_heading,
     is_section_number,
+    join_number_blocks,
+    split_run_in,
+    text_fonts,
 )
 from docparse.backends.items import (
     CAPTION,
@@ -128,6 +134,7 @@ def _split_block(block: Block, page: int) -> list[Item]:
         ]
     left = min(ln.bbox.x0 for ln in lines)
     right = max(ln.bbox.x1 for ln in lines)
+    lines, run_in = split_run_in(lines)
     groups: list[list[Line]] = [[lines[0]]]
     for prev, ln in itertools.pairwise(lines):
         size = max(ln.size, 1.0)
@@ -158,6 +165,8 @@ def _split_block(block: Block, page: int) -> list[Item]:
             # ("RESEARCH METHODS" / "A.1" beside "Part One"): its own item, so
             # that attach_section_numbers joins it to the title beside it.
             new = True
+        if id(prev) in run_in or id(ln) in run_in:
+            new = True  # a run-in heading is an item of its own
         if new:
             groups.append([ln])
         else:
@@ -171,6 +180,7 @@ def _split_block(block: Block, page: int) -> list[Item]:
                 [expand_ligatures(ln.text) for ln in g],
                 _dominant_size(g),
                 all(ln.bold for ln in g),
+                "heading" if id(g[-1]) in run_in else None,
                 font=dominant_font(g),
                 marker=leading_marker(g[0]),
             )
@@ -256,7 +266,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
     marks: set[str] = set()
-    for block in page.blocks:
+    for block in join_number_blocks(page.blocks):
         marks |= superscripts(block.lines)
         if block.role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
@@ -296,15 +306,12 @@ def _body_size(pages: Sequence[PageItems]) -> float:
     return c.most_common(1)[0][0] if c else 0.0
 
 
-# Over the C901 limit on purpose: one classification pass, each branch one unit kind's rule.
-def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | None:
-    """Assign kinds and heading levels; return the document title if found."""
+def _find_title(first: PageItems, body: float) -> str | None:
+    """Mark the document title on its first page and return its text."""
     title: str | None = None
     # Title: the largest text near the top of the document's first page (a
     # page range starting later has no title; the backend finds it on page 1).
-    on_first = bool(pages) and pages[0].number == 1
-    if on_first and body > 0:
-        first = pages[0]
+    if body > 0:
         cands = [
             it
             for it in first.items
@@ -334,6 +341,18 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                     it.lines = []
             first.items = [it for it in first.items if it.lines or it.table is not None]
             title = top.text
+    return title
+
+
+# Over the C901 limit on purpose: one classification pass, each branch one unit kind's rule.
+def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | None:
+    """Assign kinds and heading levels; return the document title if found."""
+    on_first = bool(pages) and pages[0].number == 1
+    title = _find_title(pages[0], body) if on_first else None
+    contents = contents_pages(pages)
+    running = text_fonts(pages)
+    sizes = body_sizes(pages)
+    front = _front_matter(pages[0]) if on_first else set()
     for p in pages:
         for it in p.items:
             if it.kind is not None:
@@ -363,15 +382,50 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
             ):
                 it.kind = "caption"
                 continue
-            if it.role in ("heading", "title") or is_heading(it, body, body_font):
+            # A contents list's entries repeat the headings; only the list's
+            # own title, set larger, is one.
+            listed = it.role is None and p.number in contents and it.size < 1.12 * body
+            if not listed and (
+                it.role in ("heading", "title") or is_heading(it, body, body_font, running, sizes)
+            ):
                 it.kind = "heading"
                 continue
             if _BULLET.match(text):
                 it.kind = "list_item"
                 continue
             it.kind = "paragraph"
-    assign_levels([it for p in pages for it in p.items if it.kind == "heading"])
+    order = [it for p in pages for it in p.items]
+    for it in front_matter(order, front):
+        it.kind = "paragraph"
+    assign_levels([it for it in order if it.kind == "heading"], _text_after(order, body))
     return title
+
+
+def _front_matter(first: PageItems) -> set[int]:
+    """Ids of the first page's items before its first running text (an item of
+    three lines and twenty words or more): title, authors, affiliations."""
+    out: set[int] = set()
+    for it in first.items:
+        if it.table is None and len(it.lines) >= 3 and len(it.text.split()) >= 20:
+            break
+        out.add(id(it))
+    return out
+
+
+def _text_after(order: Sequence[Item], body: float) -> dict[int, float]:
+    """The type size of the first paragraph (forty characters or more) after
+    each heading and before the next, keyed by the heading's ``id`` (``body``
+    for a heading with none)."""
+    out: dict[int, float] = {id(it): body for it in order if it.kind == "heading"}
+    pending: list[Item] = []
+    for it in order:
+        if it.kind == "heading":
+            pending.append(it)
+        elif it.kind in ("paragraph", "list_item") and it.chars >= 40 and pending:
+            for h in pending:
+                out[id(h)] = it.size
+            pending = []
+    return out
 
 
 def _last_page(it: Item) -> int:
