@@ -85,6 +85,40 @@ def number_rows(table: docparse.Table) -> list[str]:
     return out
 
 
+def _short(table: docparse.Table | None, width: int = 40) -> str:
+    """The first non-empty cells of ``table``, cut to ``width`` characters (for the listing)."""
+    if table is None:
+        return "-"
+    text = " | ".join(c for c in table.cells() if c.strip())
+    return text[:width]
+
+
+def table_lines(twin: docparse.Document, parsed: docparse.Document, min_rows: int) -> list[str]:
+    """One line per twin table of at least ``min_rows`` rows: its match, scores and shapes.
+
+    Columns: twin unit id, page of the parsed table, cell F1, adjacency F1,
+    rows x columns and header rows of the twin and of the parsed table, then
+    the first cells of each; the worst tables are the ones to draw.
+    """
+    proj = project(twin, parsed)
+    units = {u.id: u for u in [*twin.units, *parsed.units]}
+    out = []
+    for t in proj.tables:
+        gold = units[t.twin_id].table
+        if gold is None or gold.n_rows < min_rows:
+            continue
+        unit = units.get(str(t.parsed_id)) if t.parsed_id is not None else None
+        got = unit.table if unit is not None else None
+        page = unit.page if unit is not None else None
+        shape = f"{got.n_rows}x{got.n_cols}/{got.n_header_rows}" if got else "-"
+        out.append(
+            f"{t.twin_id:>8} p{page if page is not None else '-':<4} {t.cell_f1:5.3f} "
+            f"{t.adjacency_f1:5.3f} {gold.n_rows}x{gold.n_cols}/{gold.n_header_rows:<3} "
+            f"{shape:9} {_short(gold)!r} ~ {_short(got)!r}"
+        )
+    return out
+
+
 def score(twin: docparse.Document, parsed: docparse.Document, min_rows: int) -> dict[str, float]:
     """The figures of one backend's parse against the twin (see the module docstring)."""
     proj = project(twin, parsed)
@@ -122,6 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pdf", type=Path, help="the printed PDF (one .htm only)")
     ap.add_argument("--backend", action="append")
     ap.add_argument("--min-rows", type=int, default=3)
+    ap.add_argument(
+        "--per-table",
+        action="store_true",
+        help="list every twin table: page, cell F1, adjacency F1, rows x cols/header rows",
+    )
     args = ap.parse_args(argv)
     htms = args.htm or sorted(CORPUS.rglob("*.htm"))
     backends = args.backend or ["pymupdf", "pdfplumber"]
@@ -137,7 +176,10 @@ def main(argv: list[str] | None = None) -> int:
             pdf = args.pdf or print_to_pdf(htm, Path(tmp) / f"{htm.stem}.pdf")
             twin = docparse.parse(htm)
             for b in backends:
-                s = score(twin, docparse.parse(pdf, backend=b), args.min_rows)
+                parsed = docparse.parse(pdf, backend=b)
+                if args.per_table:
+                    print("\n".join(table_lines(twin, parsed, args.min_rows)))
+                s = score(twin, parsed, args.min_rows)
                 print(
                     f"{htm.stem[:28]:28} {b:11} {s['tables']:6.0f} {s['recall']:6.3f} "
                     f"{s['cell_f1']:6.3f} {s['adjacency_f1']:6.3f} {s['header_rows']:6.3f} "

@@ -27,7 +27,8 @@ found (as a multiset), and in reading order (longest common subsequence).
 
 ``--auto-check``: every PDF of the corpus read with the pymupdf backend, and
 the pages ``ocr="auto"`` would OCR listed (none is the expected answer on text
-PDFs).
+PDFs); PDFs where it OCRs pages are parsed with ``auto`` and ``off`` and the
+units of their text-layer pages compared (no difference expected).
 
 CPU seconds (``time.process_time``, one ONNX thread) per page for the text
 layer and for OCR, and the peak resident memory of the process, are printed at
@@ -99,7 +100,41 @@ def _variant_row(
         "seconds_per_page": secs / n,
         "ocr_pages": len(records),
         "confidence": statistics.fmean(r.confidence for r in records) if records else 0,
+        "stages": _stages(records),
     }
+
+
+def _stages(records: list[Any]) -> dict[str, float]:
+    """CPU seconds per stage summed over the OCR'd pages (see ``OcrPageRecord.stages``)."""
+    total: Counter[str] = Counter()
+    for r in records:
+        for stage, secs in r.stages:
+            total[stage] += secs
+    return dict(total)
+
+
+#: Stages of an OCR'd page, in the order they run.
+STAGES = ("render", "smooth", "detect", "crop", "recognise", "boxes", "assembly")
+
+
+def print_stages(rows: dict[str, dict[str, Any]]) -> None:
+    """Mean CPU seconds per OCR'd page and stage, one row per scan variant."""
+    print("\nOCR CPU seconds per page by stage (mean over the pages of each scan variant)\n")
+    print(f"| scan | pages | {' | '.join(STAGES)} | other | total |")
+    print("|---|---|" + "---|" * (len(STAGES) + 2))
+    for variant, rs in rows.items():
+        pages = sum(r["ocr_pages"] for r in rs)
+        if not pages:
+            continue
+        total: Counter[str] = Counter()
+        for r in rs:
+            total.update(r["stages"])
+        secs = sum(r["seconds_per_page"] * r["pages"] for r in rs)
+        known = sum(total[s] for s in STAGES)
+        cells = " | ".join(f"{total[s] / pages:.2f}" for s in STAGES)
+        print(
+            f"| {variant} | {pages} | {cells} | {(secs - known) / pages:.2f} | {secs / pages:.2f} |"
+        )
 
 
 def run_paper(
@@ -199,6 +234,7 @@ def run_research(
             f"{statistics.fmean(r['word_recall'] for r in rows):.3f} | "
             f"{statistics.fmean(r['unit_recall'] for r in rows):.3f} | {ocr_s} | |"
         )
+    print_stages({v: [row[v] for row in results.values()] for v in variants})
     return results
 
 
@@ -276,7 +312,7 @@ def run_chinese(corpus: Path, n_pages: int, dpi: int, engine: str, tmp: Path) ->
     load_engine(engine)  # type: ignore[arg-type]
     text, text_secs, _ = _timed(pdf, {"pages": window, "ocr": "off"})
     scan = rasterize(pdf, tmp / "zh.pdf", ScanStyle(dpi=dpi), pages=window)
-    doc, secs, _ = _timed(scan, {"ocr": "auto", "ocr_engine": engine})
+    doc, secs, records = _timed(scan, {"ocr": "auto", "ocr_engine": engine})
     found = gold = folded = bag = 0
     per_page: list[tuple[int, float, float, float]] = []
     for i in range(n_pages):
@@ -309,6 +345,8 @@ def run_chinese(corpus: Path, n_pages: int, dpi: int, engine: str, tmp: Path) ->
         f"| **all** ({gold} characters) | {recall_bag:.3f} | {recall:.3f} | {recall_folded:.3f} |"
     )
     print(f"\nCPU s/page: text layer {text_secs / n_pages:.2f}, OCR {secs / n_pages:.2f}")
+    row = {"pages": n_pages, "ocr_pages": len(records), "seconds_per_page": secs / n_pages}
+    print_stages({"chinese": [{**row, "stages": _stages(records)}]})
     return {
         "pages": window,
         "char_recall": recall_bag,
@@ -318,11 +356,19 @@ def run_chinese(corpus: Path, n_pages: int, dpi: int, engine: str, tmp: Path) ->
     }
 
 
-def run_auto_check(corpus: Path) -> dict[str, list[int]]:
-    """Pages ``ocr="auto"`` would OCR in every PDF of the corpus (text PDFs: none expected).
+def _unit_key(u: Any) -> tuple[Any, ...]:
+    return (u.kind, u.text, u.section, tuple(p.page for p in u.provenance))
+
+
+def run_auto_check(corpus: Path) -> dict[str, Any]:
+    """Pages ``ocr="auto"`` OCRs in every PDF of the corpus (text PDFs: none expected),
+    and, where it OCRs any, whether the units of the other pages stay as with ``ocr="off"``.
 
     Reads each page's text layer with the pymupdf backend and applies
-    :func:`docparse.ocr.pages.needs_ocr`, without running an engine.
+    :func:`docparse.ocr.pages.needs_ocr`. A PDF with such pages is then
+    parsed twice (``auto`` and ``off``, tables on): units on the text-layer
+    pages must be the same (kind, text, section path, pages), so a page read
+    by OCR must not change the structure of the pages around it.
     """
     from docparse.backends.preflight import preflight
     from docparse.backends.pymupdf import PyMuPDFBackend, PyMuPDFConfig
@@ -346,7 +392,25 @@ def run_auto_check(corpus: Path) -> dict[str, list[int]]:
         if pages:
             found[str(pdf.relative_to(corpus))] = pages
     print(f"\nauto mode over {n_pdfs} corpus PDFs ({n_pages} pages): pages it would OCR: {found}")
-    return found
+    print("\n| PDF | OCR'd pages | units (off) | text-page units (auto) | differ |")
+    print("|---|---|---|---|---|")
+    compared: dict[str, Any] = {}
+    for name in found:
+        off = parse(corpus / name, backend="pymupdf", config={"ocr": "off"})
+        auto = parse(corpus / name, backend="pymupdf", config={"ocr": "auto"})
+        read = set(auto.ocr_pages)
+        text_units = [u for u in auto.units if not read & {p.page for p in u.provenance}]
+        want = Counter(_unit_key(u) for u in off.units)
+        got = Counter(_unit_key(u) for u in text_units)
+        differ = sum((want - got).values()) + sum((got - want).values())
+        compared[name] = {
+            "ocr_pages": sorted(read),
+            "units_off": len(off.units),
+            "text_units_auto": len(text_units),
+            "differ": differ,
+        }
+        print(f"| {name} | {sorted(read)} | {len(off.units)} | {len(text_units)} | {differ} |")
+    return {"pages": found, "units": compared}
 
 
 def main(argv: list[str] | None = None) -> None:

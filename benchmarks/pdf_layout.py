@@ -16,7 +16,13 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
 * ``fffd``/``cid``: U+FFFD and ``(cid:`` in unit texts and table cells.
 * ``heads``: twin headings found as headings in the parse (same words, a
   section number left out), then how many of those sit at the twin's depth
-  (the length of their section path; full twins only).
+  (the length of their section path; full twins only). A twin whose only
+  top heading is its first, the document's title (a web page's ``h1``),
+  is counted without it and with its other headings one level up, as a
+  PDF parse makes that line the ``title``.
+* ``notes``: twin footnotes found as footnote units of the parse (their
+  footnote units hold 80% of the footnote's words), then ``+`` the parse's
+  footnote units that hold no twin footnote (:func:`footnotes_found`).
 * ``UR@0.9``: twin unit recall at similarity 0.9 (:func:`align.project.project`;
   full twins only), and ``caps``: twin tables with a caption, then how many of
   them the parse found with a caption that holds the twin caption's words
@@ -167,20 +173,59 @@ def heading_levels(doc: Document, twin: Document) -> tuple[int, int, int, list[s
             ours.setdefault(_heading_key(u.text), []).append(u)
     total = found = right = 0
     wrong = []
-    for g in twin.units:
-        if g.kind != "heading" or not _heading_key(g.text):
-            continue
+    heads = [g for g in twin.units if g.kind == "heading" and _heading_key(g.text)]
+    # A twin (HTML) that sets the document's title as its only top heading
+    # holds the sections one level down; a PDF parse makes that line the
+    # document's title, with the sections at the top.
+    tops = [g for g in heads if _depth(g) == 1]
+    shift = 0
+    if (
+        len(tops) == 1
+        and heads[0] is tops[0]
+        and len(heads) > 1
+        and _heading_key(tops[0].text) == _heading_key(twin.title or "")
+    ):
+        heads, shift = heads[1:], 1
+    for g in heads:
         total += 1
         cands = ours.get(_heading_key(g.text))
         if not cands:
             continue
         found += 1
         u = cands.pop(0)
-        if _depth(u) == _depth(g):
+        if _depth(u) == _depth(g) - shift:
             right += 1
         else:
-            wrong.append(f"{u.text[:50]!r}: depth {_depth(u)}, twin {_depth(g)}")
+            wrong.append(f"{u.text[:50]!r}: depth {_depth(u)}, twin {_depth(g) - shift}")
     return total, found, right, wrong
+
+
+def footnotes_found(doc: Document, twin: Document) -> tuple[int, int, int, list[str]]:
+    """(twin footnotes, of them found as footnote units of the parse, parse
+    footnote units holding no twin footnote, missed footnotes).
+
+    A twin footnote is found when the parse's footnote units hold at least
+    80% of its comparison words (S2ORC twins join a page's footnotes into
+    one); a parse footnote unit is spurious when no twin footnote has half
+    of its words.
+    """
+    ours = [Counter(comparison_words(u.text)[0]) for u in doc.units if u.kind == "footnote"]
+    every: Counter[str] = sum(ours, Counter())
+    gold = [u.text for u in twin.units if u.kind == "footnote"]
+    gold_words = [Counter(comparison_words(t)[0]) for t in gold]
+    found, missed = 0, []
+    for text, want in zip(gold, gold_words, strict=True):
+        n = sum(want.values())
+        if n and sum((want & every).values()) >= 0.8 * n:
+            found += 1
+        elif n:
+            missed.append(text[:70])
+    spurious = sum(
+        1
+        for have in ours
+        if not any(sum((have & w).values()) >= 0.5 * sum(have.values()) for w in gold_words)
+    )
+    return sum(1 for w in gold_words if w), found, spurious, missed
 
 
 def caption_links(doc: Document, twin: Document, proj: Projection) -> tuple[int, int, list[str]]:
@@ -231,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         fffd = sum(t.count("\ufffd") for t in texts)
         cid = sum(t.count("(cid:") for t in texts)
         ur, caps, heads, unlinked, wrong = "     -", "      -", "        -", [], []
+        notes, missed_fn = "       -", []
         if twin is not None:
             proj = project(twin, doc)
             recall = proj.unit_recall(0.9)
@@ -240,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
             caps = f"{ok:>3}/{n:<3}"
             totals["captions"] += n
             totals["linked"] += ok
+            nf, ff, sf, missed_fn = footnotes_found(doc, twin)
+            totals.update({"footnotes": nf, "fn_found": ff, "fn_spurious": sf})
+            notes = f"{ff:>2}/{nf:<2}+{sf:<2}"
             nh, fh, rh, wrong = heading_levels(doc, twin)
             heads = f"{rh:>3}/{fh:>2}/{nh:<2}"
             totals.update({"headings": nh, "found": fh, "depth": rh})
@@ -248,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         totals.update({"fffd": fffd, "cid": cid})
         print(
             f"{pair.name[-44:]:44} {doc.n_pages:>5} {furn:>5} {len(lost):>4} {len(lk):>5}"
-            f" {fffd:>4} {cid:>4} {heads} {ur} {caps} {cpu:>6.1f}"
+            f" {fffd:>4} {cid:>4} {heads} {notes} {ur} {caps} {cpu:>6.1f}"
         )
         if args.show_leaks:
             for text, want, have in lost[:10]:
@@ -259,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    caption not linked: {line}")
             for line in wrong[:10]:
                 print(f"    heading depth: {line}")
+            for text in missed_fn:
+                print(f"    footnote not found: {text!r}")
         sys.stdout.flush()
     mean = statistics.fmean(recalls) if recalls else float("nan")
     print(
@@ -267,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         f" captions linked {totals['linked']}/{totals['captions']},"
         f" headings found {totals['found']}/{totals['headings']}"
         f" ({totals['depth']} at the twin's depth),"
+        f" twin footnotes found as footnotes {totals['fn_found']}/{totals['footnotes']}"
+        f" ({totals['fn_spurious']} parse footnotes hold no twin footnote),"
         f" mean UR@0.9 {mean:.3f} over {len(recalls)} twins"
     )
     return 0

@@ -14,9 +14,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from docparse.backends.items import CAPTION, Item
+from docparse.backends.items import CAPTION, Item, PageItems, is_superscript
+from docparse.backends.pages import Block, Line, TextSpan
+from docparse.model import BBox
 
 _BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
 _DECIMAL = re.compile(r"^((?:\d+\.)*\d+)\.?\s+(?=[^\d\s])")
@@ -26,6 +28,46 @@ _ROMAN = re.compile(r"^([IVXL]+)\.\s+(?=[A-Z])")
 # without the dot only before a title in capitals.
 _LETTER = re.compile(r"^([A-Z])(?:\.\s+(?=[A-Z])|\s+(?=[A-Z]{2,}(?:\s|$)))")
 _SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[IVXL]+\.|[A-Z](?:\.\d+)*\.?)")
+
+
+#: Dot leaders running to a page number at the end of a line of a contents list.
+_LEADER = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)?\s*$", re.IGNORECASE)
+
+
+def contents_pages(pages: Sequence[PageItems]) -> set[int]:
+    """Pages that hold a table of contents: five or more lines led by dots
+    to their page number (the backend may report a leader apart from its
+    title, so lines are counted over the whole page)."""
+    out = set()
+    for p in pages:
+        n = sum(1 for it in p.items for ln in it.lines if _LEADER.search(ln))
+        if n >= 5:
+            out.add(p.number)
+    return out
+
+
+def text_fonts(pages: Sequence[PageItems]) -> frozenset[str]:
+    """Fonts that set running text: each holds 5% or more of the characters
+    of the items of three lines or more (the body's, a code listing's)."""
+    c: Counter[str] = Counter()
+    for p in pages:
+        for it in p.items:
+            if it.table is None and len(it.lines) >= 3:
+                c[it.font] += it.chars
+    total = sum(c.values())
+    return frozenset(f for f, n in c.items() if n >= 0.05 * total)
+
+
+def body_sizes(pages: Sequence[PageItems]) -> frozenset[float]:
+    """Type sizes (to half a point) that each set a quarter or more of the
+    text outside tables: the body's, and a second body size if any."""
+    c: Counter[float] = Counter()
+    for p in pages:
+        for it in p.items:
+            if it.table is None and it.size > 0:
+                c[round(it.size * 2) / 2] += it.chars
+    total = sum(c.values())
+    return frozenset(size for size, n in c.items() if n >= 0.25 * total)
 
 
 def is_section_number(text: str) -> bool:
@@ -50,12 +92,146 @@ def numbering(text: str) -> tuple[str, int]:
     return "", 0
 
 
-def _style(it: Item) -> tuple[float, bool, str]:
-    return round(it.size * 2) / 2, it.bold, it.font
+def _run_in_end(line: Line) -> int:
+    """Index of the first span after a bold run that opens ``line`` and ends
+    with ``.`` or ``:`` ("Subsection Headings." then roman text), else 0.
+
+    Raised spans inside the run (a footnote mark after the title) belong to it.
+    """
+    bold: list[str] = []
+    for i, s in enumerate(line.spans):
+        if not s.text.strip():
+            continue
+        if s.bold:
+            bold.append(s.text)
+            continue
+        if bold and is_superscript(s.size, s.bbox.y1, line.size, line.bbox.y1):
+            continue
+        title = "".join(bold).strip()
+        rest = "".join(t.text for t in line.spans[i:])
+        letters = sum(c.isalpha() for c in title)
+        if title.endswith((".", ":")) and letters >= 3 and any(c.isalpha() for c in rest):
+            return i if len(title.split()) <= 14 else 0
+        return 0
+    return 0
 
 
-def is_heading(it: Item, body: float, body_font: str) -> bool:
-    """``it`` reads as a heading by its style or its numbering."""
+def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
+    """Split numbered run-in headings off the text they open.
+
+    A sub-section heading set in bold at the start of its paragraph's first
+    line (``3.1 Subsection Headings.`` then the text, as journals set
+    ``\\subsection`` and ``\\paragraph``) is a line of its own, returned with
+    the ids of the heading lines. Only multi-level numbers (``3.1``, ``A.2``)
+    count: a bold lead-in of a list item (``1. Install.``)
+    or an unnumbered one (``Note.``, ``Proof.``) stays in its paragraph.
+    """
+    out: list[Line] = []
+    heads: set[int] = set()
+    i = 0
+    while i < len(lines):
+        # The backend may cut one printed line where the font changes (a
+        # boxed number, a typewriter word): read the pieces on one baseline
+        # as one line.
+        j = i + 1
+        while j < len(lines) and _beside(lines[j - 1], lines[j]):
+            j += 1
+        spans = tuple(s for ln in lines[i:j] for s in ln.spans)
+        ln = lines[i] if j == i + 1 else Line(spans, _spans_box(spans))
+        end = _run_in_end(ln)
+        title = Line(spans[:end], ln.bbox).text.strip() if end else ""
+        scheme, depth = numbering(title)
+        if scheme == "decimal" and depth >= 2:
+            head = Line(_title_spans(spans[:end]), _spans_box(spans[:end]))
+            out.extend((head, Line(spans[end:], _spans_box(spans[end:]))))
+            heads.add(id(head))
+        else:
+            out.extend(lines[i:j])
+        i = j
+    return out, heads
+
+
+def _beside(a: Line, b: Line) -> bool:
+    """``b`` goes on from ``a`` on the same baseline."""
+    return b.bbox.x0 >= a.bbox.x1 - 1 and abs(a.bbox.y1 - b.bbox.y1) < 0.5 * max(a.size, 1.0)
+
+
+def _title_spans(spans: Sequence[TextSpan]) -> tuple[TextSpan, ...]:
+    """A run-in title's spans without what only sets it off from the text: a
+    footnote mark raised after it and the closing full stop."""
+    out = [s for s in spans if s.bold]
+    while out and out[-1].text.strip() in ("", "."):
+        out.pop()
+    if out and out[-1].text.rstrip().endswith("."):
+        last = out[-1]
+        out[-1] = TextSpan(last.text.rstrip()[:-1], last.bbox, last.size, last.bold, last.font)
+    return tuple(out)
+
+
+def join_number_blocks(blocks: Sequence[Block]) -> list[Block]:
+    """Put a heading number the backend reports as a block of its own in front
+    of the block that starts just right of it on its baseline, so that a
+    run-in title there (:func:`split_run_in`) sees its number."""
+    numbers = [
+        b
+        for b in blocks
+        if b.role is None
+        and len(b.lines) == 1
+        and b.lines[0].bold
+        and is_section_number(b.lines[0].text)
+    ]
+    if not numbers:
+        return list(blocks)
+    joined: dict[int, Block] = {}
+    used: set[int] = set()
+    for num in numbers:
+        ln = num.lines[0]
+        size = max(ln.size, 1.0)
+        for b in blocks:
+            if b is num or b.role is not None or not b.lines or id(b) in used:
+                continue
+            first = b.lines[0]
+            gap = first.bbox.x0 - ln.bbox.x1
+            if 0 <= gap < 4 * size and abs(first.bbox.y1 - ln.bbox.y1) < 0.5 * size:
+                target = joined.get(id(b), b)
+                joined[id(b)] = Block((ln, *target.lines), target.bbox.union(ln.bbox), None)
+                used.add(id(num))
+                break
+    return [joined.get(id(b), b) for b in blocks if id(b) not in used]
+
+
+def _spans_box(spans: Sequence[TextSpan]) -> BBox:
+    box = spans[0].bbox
+    for s in spans[1:]:
+        box = box.union(s.bbox)
+    return box
+
+
+def _capitals(it: Item) -> bool:
+    letters = [c for c in it.text if c.isalpha()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
+def _style(it: Item) -> tuple[float, bool, str, bool]:
+    return round(it.size * 2) / 2, it.bold, it.font, _capitals(it)
+
+
+def is_heading(
+    it: Item,
+    body: float,
+    body_font: str,
+    running: frozenset[str] = frozenset(),
+    body_sizes: frozenset[float] = frozenset(),
+) -> bool:
+    """``it`` reads as a heading by its style or its numbering.
+
+    ``running`` names the fonts of running text (:func:`text_fonts`): a
+    numbered line in one of them (a code line ``3 root root 4096``) is not
+    set apart by its font. ``body_sizes`` are the sizes (to half a point)
+    that set a large share of the text (:func:`body_sizes`): a line in one of
+    them is not larger than the body (a paper setting its methods in 7 pt
+    and its results in 9 pt).
+    """
     text = it.text
     words = text.split()
     if not words or len(words) > 18 or len(it.lines) > 3:
@@ -69,7 +245,7 @@ def is_heading(it: Item, body: float, body_font: str) -> bool:
         return False
     if body <= 0:
         return False
-    larger = it.size >= body * 1.12
+    larger = it.size >= body * 1.12 and round(it.size * 2) / 2 not in body_sizes
     bold = it.bold and it.size >= body * 0.9
     if larger:
         return not text.endswith(".") or len(words) <= 8
@@ -77,10 +253,17 @@ def is_heading(it: Item, body: float, body_font: str) -> bool:
         return len(words) <= 12 and (text[:1].isupper() or bool(scheme))
     if not scheme or len(it.lines) > 2 or len(words) > 12 or text.endswith((".", ",", ";", ":")):
         return False
+    if it.size < body * 0.9:
+        return False  # a number in small type: a table note, an infobox's "1.67 m"
     title = text.split(None, 1)[1] if len(words) > 1 else ""
     letters = [c for c in title if c.isalpha()]
     capitals = len(letters) >= 3 and all(c.isupper() for c in letters)
-    distinct = bool(body_font) and it.font != body_font and it.size >= body * 0.9
+    distinct = (
+        bool(body_font)
+        and it.font != body_font
+        and it.font not in running
+        and it.size >= body * 0.9
+    )
     if len(it.lines) > 1 and not (capitals or distinct):
         return False  # a long title wraps; a numbered line of body text does not make one
     if scheme == "letter":
@@ -89,11 +272,28 @@ def is_heading(it: Item, body: float, body_font: str) -> bool:
     return capitals or (scheme == "decimal" and depth >= 2) or distinct
 
 
-def _prominence(it: Item) -> tuple[float, bool]:
-    return round(it.size * 2) / 2, it.bold
+def _prominence(it: Item) -> tuple[float, bool, bool]:
+    # Capitals over lower case in one size and weight: the chapter titles
+    # of a book set like its numbered sections, but in capitals.
+    return round(it.size * 2) / 2, it.bold, _capitals(it)
 
 
-def assign_levels(headings: Sequence[Item]) -> None:
+def _unnumbered_rank(it: Item, text_size: float) -> tuple[int, float, bool, bool]:
+    """How prominent an unnumbered heading is, against the text it introduces.
+
+    A display heading (1.3 times that text's size or more) ranks by its
+    size above every heading set near the text's size; those rank by
+    capitals, then weight, whatever their size: journals set the methods or
+    the acknowledgments in smaller type than the rest, with headings to
+    match (``MATERIALS AND METHODS`` at 7 pt over 7 pt text is a sibling of
+    ``RESULTS`` at 9 pt over 9 pt text).
+    """
+    if text_size > 0 and it.size >= 1.3 * text_size:
+        return 1, round(it.size * 2) / 2, True, True
+    return 0, 0.0, _capitals(it), it.bold
+
+
+def assign_levels(headings: Sequence[Item], text_size: Mapping[int, float] | None = None) -> None:
     """Set :attr:`Item.level` on ``headings`` (in document order).
 
     Numbered: roman numbers are level 1; letters are level 2 under roman
@@ -108,10 +308,12 @@ def assign_levels(headings: Sequence[Item]) -> None:
     appears, one level below the heading in effect (when it is not set
     larger than that heading), and keeps that level wherever it reappears,
     so the levels are the same across the document. A document with no
-    numbered headings ranks its heading styles by size, then weight.
+    numbered headings ranks its heading styles by :func:`_unnumbered_rank`
+    against ``text_size``, the type size of the text after each heading
+    (keyed by ``id``); without it, by size, then weight.
     """
     has_roman = any(numbering(h.text)[0] == "roman" for h in headings)
-    by_style: dict[tuple[float, bool, str], Counter[int]] = defaultdict(Counter)
+    by_style: dict[tuple[float, bool, str, bool], Counter[int]] = defaultdict(Counter)
     numbered: dict[int, int] = {}
     for h in headings:
         scheme, depth = numbering(h.text)
@@ -126,10 +328,15 @@ def assign_levels(headings: Sequence[Item]) -> None:
         numbered[id(h)] = level
         by_style[_style(h)][level] += 1
     if not numbered:
-        ranks = sorted({_prominence(h) for h in headings}, reverse=True)
-        rank = {p: i + 1 for i, p in enumerate(ranks)}
+        keys: dict[int, tuple[float, ...]] = {
+            id(h): _prominence(h)
+            if text_size is None or id(h) not in text_size
+            else _unnumbered_rank(h, text_size[id(h)])
+            for h in headings
+        }
+        rank = {p: i + 1 for i, p in enumerate(sorted(set(keys.values()), reverse=True))}
         for h in headings:
-            h.level = rank[_prominence(h)]
+            h.level = rank[keys[id(h)]]
         return
     style_level = {s: c.most_common(1)[0][0] for s, c in by_style.items()}
     context = 0  # depth of the last numbered heading
@@ -147,12 +354,30 @@ def assign_levels(headings: Sequence[Item]) -> None:
                 style_level[style] = h.level
             else:
                 # Larger than the heading in effect: the level of the
-                # smallest numbered style at least as large, else the top.
-                size = _prominence(h)[0]
-                above = [lv for s, lv in style_level.items() if s[0] >= size]
+                # smallest numbered style at least as large (capitals over
+                # lower case in one size), else the top.
+                mine = (_prominence(h)[0], _capitals(h))
+                above = [lv for s, lv in style_level.items() if (s[0], s[3]) >= mine]
                 h.level = max(above) if above else 1
                 style_level[style] = h.level
         last = h
+
+
+def front_matter(items: Sequence[Item], front: set[int]) -> list[Item]:
+    """Headings among the items of a title page (``front``: ids of the items
+    before the first running text) that are no section headings: unnumbered,
+    found by style alone, in a style no heading after them uses (authors,
+    affiliations, a release line). ``ABSTRACT`` set like the sections stays."""
+    later = {_style(it) for it in items if it.kind == "heading" and id(it) not in front}
+    return [
+        it
+        for it in items
+        if it.kind == "heading"
+        and id(it) in front
+        and it.role is None
+        and not numbering(it.text)[0]
+        and _style(it) not in later
+    ]
 
 
 def attach_section_numbers(items: list[Item]) -> list[Item]:

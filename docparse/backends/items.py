@@ -10,11 +10,10 @@ steps (:mod:`~docparse.backends.layout`, :mod:`~docparse.backends.furniture`,
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from docparse.backends.pages import BlockRole, Line, TableRegion
+from docparse.backends.pages import BlockRole, Line, TableRegion, TextSpan
 from docparse.model import BBox, UnitKind
 
 #: A figure or table caption's opening ("Table 2:", "Fig. 3.", "TABLE IV").
@@ -49,11 +48,11 @@ class Item:
 
     @property
     def text(self) -> str:
-        return " ".join(s.strip() for s in self.lines if s.strip())
+        return " ".join([t for t in map(str.strip, self.lines) if t])
 
     @property
     def chars(self) -> int:
-        return sum(len(s) for s in self.lines)
+        return sum(map(len, self.lines))
 
 
 @dataclass(slots=True)
@@ -78,14 +77,20 @@ def is_superscript(span_size: float, span_y1: float, line_size: float, line_y1: 
 
 def leading_marker(line: Line) -> str:
     """The superscript that starts ``line`` ("1", "*", "a"), else ``""``."""
-    spans = [s for s in line.spans if s.text.strip()]
+    spans = line.spans
     if len(spans) < 2:
         return ""
-    first = spans[0]
-    text = first.text.strip()
-    size = line.size
-    if len(text) <= 3 and is_superscript(first.size, first.bbox.y1, size, line.bbox.y1):
-        return text
+    first: TextSpan | None = None
+    for s in spans:
+        if s.text.strip():
+            if first is not None:  # at least two spans with text
+                text = first.text.strip()
+                if len(text) <= 3 and is_superscript(
+                    first.size, first.bbox.y1, line.size, line.bbox.y1
+                ):
+                    return text
+                return ""
+            first = s
     return ""
 
 
@@ -95,19 +100,27 @@ def superscripts(lines: Sequence[Line]) -> set[str]:
     for ln in lines:
         if len(ln.spans) < 2:
             continue
-        size = ln.size
-        # A raised span that starts a line is a footnote's own mark, not a reference to it.
-        for s in [s for s in ln.spans if s.text.strip()][1:]:
+        first = True
+        for s in ln.spans:
             text = s.text.strip()
-            if text and len(text) <= 3 and is_superscript(s.size, s.bbox.y1, size, ln.bbox.y1):
-                out.update(t for t in text.replace(",", " ").split())
+            if not text:
+                continue
+            if first:
+                # A raised span that starts a line is a footnote's own mark, not a reference to it.
+                first = False
+                continue
+            if len(text) <= 3 and is_superscript(s.size, s.bbox.y1, ln.size, ln.bbox.y1):
+                out.update(text.replace(",", " ").split())
     return out
 
 
 def dominant_font(lines: Sequence[Line]) -> str:
-    """The font of most characters of ``lines``."""
-    c: Counter[str] = Counter()
+    """The font of most characters of ``lines`` (the first seen among equals)."""
+    c: dict[str, int] = {}
     for ln in lines:
         for s in ln.spans:
-            c[s.font] += len(s.text)
-    return c.most_common(1)[0][0] if c else ""
+            c[s.font] = c.get(s.font, 0) + len(s.text)
+    if not c:
+        return ""
+    # As Counter.most_common(1): the first font in order of appearance among the most used.
+    return max(c, key=c.__getitem__)

@@ -39,8 +39,14 @@ from docparse.backends.furniture import body_font, mark_furniture
 from docparse.backends.headings import (
     assign_levels,
     attach_section_numbers,
+    body_sizes,
+    contents_pages,
+    front_matter,
     is_heading,
     is_section_number,
+    join_number_blocks,
+    split_run_in,
+    text_fonts,
 )
 from docparse.backends.items import (
     CAPTION,
@@ -50,6 +56,7 @@ from docparse.backends.items import (
     leading_marker,
     superscripts,
 )
+from docparse.backends.lines import union_boxes
 from docparse.backends.pages import (
     Assembly,
     Block,
@@ -105,11 +112,7 @@ def _inside(line: Line, tables: Sequence[TableRegion], cells: Sequence[str]) -> 
 
 
 def _union(boxes: Iterable[BBox]) -> BBox:
-    it = iter(boxes)
-    out = next(it)
-    for b in it:
-        out = out.union(b)
-    return out
+    return union_boxes(list(boxes))
 
 
 def _split_block(block: Block, page: int) -> list[Item]:
@@ -131,6 +134,7 @@ def _split_block(block: Block, page: int) -> list[Item]:
         ]
     left = min(ln.bbox.x0 for ln in lines)
     right = max(ln.bbox.x1 for ln in lines)
+    lines, run_in = split_run_in(lines)
     groups: list[list[Line]] = [[lines[0]]]
     for prev, ln in itertools.pairwise(lines):
         size = max(ln.size, 1.0)
@@ -138,18 +142,16 @@ def _split_block(block: Block, page: int) -> list[Item]:
         prev_text = prev.text.rstrip()
         gap = ln.bbox.y0 - prev.bbox.y1
         new = False
+        ends = bool(_SENT_END.search(prev_text))
         if abs(ln.size - prev.size) > 0.9 or (ln.bold != prev.bold and (prev.bold or ln.bold)):
             # Font change: a heading run-in or a heading followed by text.
             new = len(groups[-1]) <= 3 or abs(ln.size - prev.size) > 0.9
-        if _BULLET_CHARS.match(text) or (
-            _BULLET.match(text) and (_SENT_END.search(prev_text) or not prev_text)
-        ):
+        if _BULLET_CHARS.match(text) or (_BULLET.match(text) and (ends or not prev_text)):
             new = True
         if gap > 0.8 * size:
             new = True
         indented = ln.bbox.x0 > left + 0.8 * size and prev.bbox.x0 <= left + 0.8 * size
         short_prev = prev.bbox.x1 < right - 2.5 * size
-        ends = bool(_SENT_END.search(prev_text))
         if indented and (ends or short_prev):
             new = True
         if short_prev and ends and text[:1].isupper() and ln.bbox.x0 <= left + 0.8 * size:
@@ -163,6 +165,8 @@ def _split_block(block: Block, page: int) -> list[Item]:
             # ("RESEARCH METHODS" / "A.1" beside "Part One"): its own item, so
             # that attach_section_numbers joins it to the title beside it.
             new = True
+        if id(prev) in run_in or id(ln) in run_in:
+            new = True  # a run-in heading is an item of its own
         if new:
             groups.append([ln])
         else:
@@ -176,6 +180,7 @@ def _split_block(block: Block, page: int) -> list[Item]:
                 [expand_ligatures(ln.text) for ln in g],
                 _dominant_size(g),
                 all(ln.bold for ln in g),
+                "heading" if id(g[-1]) in run_in else None,
                 font=dominant_font(g),
                 marker=leading_marker(g[0]),
             )
@@ -184,10 +189,11 @@ def _split_block(block: Block, page: int) -> list[Item]:
 
 
 def _dominant_size(lines: Sequence[Line]) -> float:
-    c: Counter[float] = Counter()
+    # As Counter.most_common(1): the first size among the most used.
+    c: dict[float, int] = {}
     for ln in lines:
-        c[ln.size] += len(ln.text)
-    return c.most_common(1)[0][0]
+        c[ln.size] = c.get(ln.size, 0) + len(ln.text)
+    return max(c, key=c.__getitem__)
 
 
 def _spans(items: Sequence[Item]) -> list[tuple[float, float]]:
@@ -204,8 +210,11 @@ def _spans(items: Sequence[Item]) -> list[tuple[float, float]]:
 def _shared_height(left: Sequence[Item], right: Sequence[Item]) -> float:
     """Points of page height where both ``left`` and ``right`` have text."""
     total = 0.0
+    right_spans = _spans(right)
     for a0, a1 in _spans(left):
-        for b0, b1 in _spans(right):
+        for b0, b1 in right_spans:
+            if b0 >= a1:
+                break  # sorted by start: no later interval overlaps (adds 0.0)
             total += max(0.0, min(a1, b1) - max(a0, b0))
     return total
 
@@ -257,7 +266,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
     marks: set[str] = set()
-    for block in page.blocks:
+    for block in join_number_blocks(page.blocks):
         marks |= superscripts(block.lines)
         if block.role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
@@ -297,15 +306,12 @@ def _body_size(pages: Sequence[PageItems]) -> float:
     return c.most_common(1)[0][0] if c else 0.0
 
 
-# Over the C901 limit on purpose: one classification pass, each branch one unit kind's rule.
-def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | None:
-    """Assign kinds and heading levels; return the document title if found."""
+def _find_title(first: PageItems, body: float) -> str | None:
+    """Mark the document title on its first page and return its text."""
     title: str | None = None
     # Title: the largest text near the top of the document's first page (a
     # page range starting later has no title; the backend finds it on page 1).
-    on_first = bool(pages) and pages[0].number == 1
-    if on_first and body > 0:
-        first = pages[0]
+    if body > 0:
         cands = [
             it
             for it in first.items
@@ -335,6 +341,18 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                     it.lines = []
             first.items = [it for it in first.items if it.lines or it.table is not None]
             title = top.text
+    return title
+
+
+# Over the C901 limit on purpose: one classification pass, each branch one unit kind's rule.
+def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | None:
+    """Assign kinds and heading levels; return the document title if found."""
+    on_first = bool(pages) and pages[0].number == 1
+    title = _find_title(pages[0], body) if on_first else None
+    contents = contents_pages(pages)
+    running = text_fonts(pages)
+    sizes = body_sizes(pages)
+    front = _front_matter(pages[0]) if on_first else set()
     for p in pages:
         for it in p.items:
             if it.kind is not None:
@@ -364,15 +382,50 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
             ):
                 it.kind = "caption"
                 continue
-            if it.role in ("heading", "title") or is_heading(it, body, body_font):
+            # A contents list's entries repeat the headings; only the list's
+            # own title, set larger, is one.
+            listed = it.role is None and p.number in contents and it.size < 1.12 * body
+            if not listed and (
+                it.role in ("heading", "title") or is_heading(it, body, body_font, running, sizes)
+            ):
                 it.kind = "heading"
                 continue
             if _BULLET.match(text):
                 it.kind = "list_item"
                 continue
             it.kind = "paragraph"
-    assign_levels([it for p in pages for it in p.items if it.kind == "heading"])
+    order = [it for p in pages for it in p.items]
+    for it in front_matter(order, front):
+        it.kind = "paragraph"
+    assign_levels([it for it in order if it.kind == "heading"], _text_after(order, body))
     return title
+
+
+def _front_matter(first: PageItems) -> set[int]:
+    """Ids of the first page's items before its first running text (an item of
+    three lines and twenty words or more): title, authors, affiliations."""
+    out: set[int] = set()
+    for it in first.items:
+        if it.table is None and len(it.lines) >= 3 and len(it.text.split()) >= 20:
+            break
+        out.add(id(it))
+    return out
+
+
+def _text_after(order: Sequence[Item], body: float) -> dict[int, float]:
+    """The type size of the first paragraph (forty characters or more) after
+    each heading and before the next, keyed by the heading's ``id`` (``body``
+    for a heading with none)."""
+    out: dict[int, float] = {id(it): body for it in order if it.kind == "heading"}
+    pending: list[Item] = []
+    for it in order:
+        if it.kind == "heading":
+            pending.append(it)
+        elif it.kind in ("paragraph", "list_item") and it.chars >= 40 and pending:
+            for h in pending:
+                out[id(h)] = it.size
+            pending = []
+    return out
 
 
 def _last_page(it: Item) -> int:

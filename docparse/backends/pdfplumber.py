@@ -36,6 +36,7 @@ from docparse.backends.table_candidates import (
     ruled_clusters,
 )
 from docparse.backends.table_grid import merge_symbol_cells
+from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.tables import (
     TABLE_MARGIN,
     RegionGrid,
@@ -45,6 +46,7 @@ from docparse.backends.tables import (
     column_starts,
     grow_headers,
     is_rule,
+    join_cut_grids,
     join_strips,
     open_sides,
     plausible_table,
@@ -266,8 +268,9 @@ def table_regions(
     Zebra-striped tables found strip by strip are read again as one table
     (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
     (horizontal rules only) and caption-anchored ones come on top, from
-    :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
-    overlaps them. ``visual_lines``: the page's lines when the caller has made them.
+    :func:`ruled_off_tables` and :func:`caption_regions`, and keyed lists (an
+    exhibit index, :func:`keyed_list_tables`), where no other table overlaps
+    them. ``visual_lines``: the page's lines when the caller has made them.
     """
     inputs = page_inputs(page, words, visual_lines)
     found = list(_strategy_regions(page, config, words, inputs))
@@ -276,12 +279,19 @@ def table_regions(
     lines = list(inputs.lines)
     found = _join_bands(found, inputs)
     found = with_extra_tables(found, ruled_off_tables(page, inputs), _box, lambda t: t.rows)
-    captioned = _as_regions(
-        g
-        for clip in caption_regions(lines, inputs.width)
-        for g in region_grids(inputs.words, clip, lines=inputs.lines)
-    )
-    return tuple(with_extra_tables(found, captioned, _box, lambda t: t.rows, replace=False))
+    extra = [
+        *_as_regions(
+            g
+            for clip in caption_regions(lines, inputs.width)
+            for g in region_grids(inputs.words, clip, lines=inputs.lines)
+        ),
+        *_as_regions(
+            keyed_list_tables(
+                inputs.words, TABLE_MARGIN * inputs.height, (1 - TABLE_MARGIN) * inputs.height
+            )
+        ),
+    ]
+    return tuple(with_extra_tables(found, extra, _box, lambda t: t.rows, replace=False))
 
 
 def _as_regions(grids: Iterable[RegionGrid]) -> list[TableRegion]:
@@ -350,7 +360,10 @@ def _strategy_regions(
         found = _close_open_sides(page, config, words, found)
         if strategy == "auto":
             found = _as_regions(
-                grow_headers([(_box(t), [list(r) for r in t.rows]) for t in found], inputs)
+                join_cut_grids(
+                    grow_headers([(_box(t), [list(r) for r in t.rows]) for t in found], inputs),
+                    inputs,
+                )
             )
     boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     if strategy == "lines" or any(

@@ -37,7 +37,7 @@ from docparse.backends.base import (
     encrypted_error,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.lines import blocks_from_lines, lines_from_spans
+from docparse.backends.lines import blocks_from_lines, lines_from_spans, new_bbox, new_span
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
     TABLE_CAPTION,
@@ -55,7 +55,19 @@ INSTALL = "pip install 'docparse[pypdfium2]'"
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 _FONT_NAME_BYTES = 128
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
-_PDFIUM_CHARS = str.maketrans({"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"})
+_PDFIUM_CHARS = {"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"}
+
+
+def _shown(text: str) -> str:
+    """``text`` with PDFium's marks as the characters they stand for (:data:`_PDFIUM_CHARS`)."""
+    # One replace a mark (a scan in C each) instead of str.translate's dict
+    # lookup a character; no replacement is itself a mark.
+    for mark, char in _PDFIUM_CHARS.items():
+        if mark in text:
+            text = text.replace(mark, char)
+    return text
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
 _CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
@@ -160,9 +172,10 @@ class _Runs:
         self.rects: list[tuple[float, float, float, float]] = []
         get_rect, append = calls.get_rect, self.rects.append
         b0, b1, b2, b3 = box
+        r0, r1, r2, r3 = refs
         for i in range(n):
             # GetRect's order is left, top, right, bottom.
-            get_rect(handle, i, *refs)
+            get_rect(handle, i, r0, r1, r2, r3)
             append((b0.value, b3.value, b2.value, b1.value))
 
     def mark_unmapped(self, ranges: Iterable[tuple[int, int]]) -> int:
@@ -214,19 +227,10 @@ class _Runs:
         """Rectangles over the characters ``start`` .. ``stop - 1``."""
         return int(self.calls.count_rects(self.handle, start, stop - start))
 
-    def _first_reaching(self, start: int, target: int, guess: int) -> int | None:
-        """The least ``e`` whose characters ``start`` .. ``e`` make ``target`` rectangles."""
-        n = self.n_chars
+    def _reaching(self, start: int, lo: int, hi: int, target: int) -> int:
+        """The least ``e`` in ``lo`` .. ``hi`` whose characters ``start`` .. ``e``
+        make ``target`` rectangles, ``hi``'s known to (bisection)."""
         count, handle = self.calls.count_rects, self.handle
-        lo, step = start, max(guess, 1)
-        while True:  # gallop: lo is known to fall short
-            e = min(lo + step - 1, n - 1)
-            if count(handle, start, e + 1 - start) >= target:
-                hi = e
-                break
-            if e == n - 1:
-                return None
-            lo, step = e + 1, step * 2
         while lo < hi:
             mid = (lo + hi) // 2
             if count(handle, start, mid + 1 - start) >= target:
@@ -235,20 +239,59 @@ class _Runs:
                 lo = mid + 1
         return lo
 
+    def _gallop(self, start: int, lo: int, step: int, target: int) -> int | None:
+        """The least ``e`` from ``lo`` on (``lo - 1`` known to fall short) whose
+        characters ``start`` .. ``e`` make ``target`` rectangles, or ``None``."""
+        n = self.n_chars
+        count, handle = self.calls.count_rects, self.handle
+        step = max(step, 1)
+        while True:
+            e = min(lo + step - 1, n - 1)
+            if count(handle, start, e + 1 - start) >= target:
+                return self._reaching(start, lo, e, target)
+            if e == n - 1:
+                return None
+            lo, step = e + 1, step * 2
+
     def starts(self) -> list[int]:
-        """The first character index of every run, in order."""
+        """The first character index of every run, in order.
+
+        The next run starts at the least character ``e`` with two rectangles
+        over the characters from the previous run's start to ``e``. The first
+        probe is where it starts if it is as long as the run before (the runs
+        of a page are often of one length, and then one or two calls find
+        it); else galloping, then bisecting.
+        """
         if not self.rects:
             return []
-        first = self._first_reaching(0, 1, 8)
+        first = self._gallop(0, 0, 1, 1)
         if first is None:
             return []
         out = [first]
+        n = self.n_chars
+        count, handle = self.calls.count_rects, self.handle
         guess = 8
         for _ in range(len(self.rects) - 1):
-            nxt = self._first_reaching(out[-1], 2, guess)
-            if nxt is None:
-                break
-            guess = nxt - out[-1]  # runs of a page are of similar length
+            prev = out[-1]
+            e = prev + guess
+            if e >= n:
+                e = n - 1
+                if e == prev:
+                    break
+            if count(handle, prev, e + 1 - prev) >= 2:
+                # One character makes one rectangle at most: no call for prev + 1.
+                if e == prev + 1 or count(handle, prev, e - prev) < 2:
+                    nxt = e
+                else:
+                    nxt = self._reaching(prev, prev + 1, e - 1, 2)
+            else:
+                if e == n - 1:
+                    break
+                found = self._gallop(prev, e + 1, guess, 2)
+                if found is None:
+                    break
+                nxt = found
+            guess = nxt - prev
             out.append(nxt)
         return out
 
@@ -262,32 +305,66 @@ class _Runs:
                 return t
         return self.n_units
 
-    def texts(self, starts: Sequence[int]) -> list[str]:
+    def texts(self, starts: Sequence[int], *, shown: bool = False) -> list[str]:
         """The text of each run: the page text from its first character to the next run's.
 
         Text before the first run (characters without a box) goes to the first run.
+        ``shown``: with PDFium's marks replaced (see :func:`_shown`; one
+        character for one, so the page text is replaced once, then cut).
         """
         if self._bounds is not None and self._bounds[0] is starts:
             bounds = self._bounds[1]
         else:
-            # The page text starts at the first character PDFium's text holds.
-            base = self.text_index(0, self.n_chars)
-            bounds = [
-                self.text_index(s, nxt) - base
-                for s, nxt in itertools.pairwise([*starts, self.n_chars])
-            ]
-            if bounds:
-                bounds[0] = 0
-            bounds.append(self.n_units)
+            bounds = self._text_bounds(starts)
             self._bounds = (starts, bounds)
         text = self.text
         if text is not None:
+            if shown:
+                text = _shown(text)
             return [text[a:b] for a, b in itertools.pairwise(bounds)]
         units = self.units
-        return [
+        out = [
             units[2 * a : 2 * b].decode("utf-16-le", "replace")
             for a, b in itertools.pairwise(bounds)
         ]
+        return [_shown(t) for t in out] if shown else out
+
+    def _text_bounds(self, starts: Sequence[int]) -> list[int]:
+        """Where each run's text starts in the page text, and the text's end."""
+        handle, to_text = self.handle, self.calls.text_index
+        # The page text starts at the first character PDFium's text holds.
+        base = self.text_index(0, self.n_chars)
+        # One C call a run, with no Python loop around it; a first character
+        # the text leaves out (-1) is looked up again from the one after it.
+        found = list(map(to_text, itertools.repeat(handle, len(starts)), starts))
+        bounds = []
+        for k, (s, t) in enumerate(zip(starts, found, strict=True)):
+            if t < 0:
+                nxt = starts[k + 1] if k + 1 < len(starts) else self.n_chars
+                t = self.text_index(s + 1, nxt)
+            bounds.append(int(t) - base)
+        if bounds:
+            bounds[0] = 0
+        bounds.append(self.n_units)
+        return bounds
+
+    def fonts(self, chars: Iterable[int]) -> list[tuple[str, int]]:
+        """The font name and flags of each character of ``chars`` (see :meth:`font`)."""
+        info, handle = self.calls.font_info, self.handle
+        name, size, flags_ref, flags = self._name, self._name_len, self._flags_ref, self._flags
+        names = self._fonts
+        out: list[tuple[str, int]] = []
+        append = out.append
+        for char in chars:
+            if not info(handle, char, name, size, flags_ref):
+                append(("", flags.value))
+                continue
+            raw_name = name.value
+            got = names.get(raw_name)
+            if got is None:
+                got = names[raw_name] = raw_name.decode("utf-8", "replace")
+            append((got, flags.value))
+        return out
 
 
 def page_runs(
@@ -313,7 +390,7 @@ def page_runs(
     reader = _Runs(textpage, raw)
     starts = reader.starts()
     texts = reader.texts(starts)
-    fonts = [reader.font(first) for first in starts]
+    fonts = reader.fonts(starts)
     known = {} if mapped is None else mapped
     # Each run's characters: from its first to the next run's first (the
     # first run also takes the characters before it, as its text does).
@@ -328,19 +405,23 @@ def page_runs(
     for r in check:
         if "\ufffd" not in texts[r]:
             known[fonts[r]].update(texts[r])
+    shown = reader.texts(starts, shown=True)
+    # A page with no unmapped glyph anywhere has none in a run: no scan a run.
+    dirty = count_unmapped("".join(shown)) > 0
     calls, handle = reader.calls, reader.handle
     font_size, font_weight = calls.font_size, calls.font_weight
     bold_of: dict[str, bool] = {}
     spans: list[TextSpan] = []
+    append = spans.append
     unmapped = 0
-    for (x0, y0, x1, y1), raw_text, first, (font, _flags) in zip(
-        reader.rects, texts, starts, fonts, strict=False
+    for (x0, y0, x1, y1), text, first, (font, _flags) in zip(
+        reader.rects, shown, starts, fonts, strict=False
     ):
-        text = raw_text.translate(_PDFIUM_CHARS)
-        bad = count_unmapped(text)
-        if bad:
-            unmapped += bad
-            text = strip_unmapped(text)
+        if dirty:
+            bad = count_unmapped(text)
+            if bad:
+                unmapped += bad
+                text = strip_unmapped(text)
         text = text.strip()
         if not text:
             continue
@@ -350,8 +431,7 @@ def page_runs(
         if bold is None:
             weight = font_weight(handle, first)
             bold = bold_of[font] = weight >= bold_weight or bool(_BOLD_FONT.search(font))
-        box = BBox(x0 - left, top - y1, x1 - left, top - y0)
-        spans.append(TextSpan(text, box, size, bold, font))
+        append(new_span(text, new_bbox(x0 - left, top - y1, x1 - left, top - y0), size, bold, font))
     return spans, unmapped
 
 

@@ -165,7 +165,8 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
             right = [w for w in r if w[0] >= mid]
             if left and right:
                 both += 1
-                numeric += is_number(left[-1][4]) and is_number(right[0][4])
+                # A nil mark ("—") stands for a value.
+                numeric += _value(left[-1][4]) and _value(right[0][4])
         if both and numeric >= 0.6 * both:
             cuts.append(mid)
     lo = min(a for a, _ in phrases)
@@ -184,6 +185,11 @@ def _value_count(row: Sequence[Word], min_gap: float) -> int:
         for p in _phrases(row, min_gap)
         if all(is_number(w[4]) and w[4][-1] != "," for w in p)
     )
+
+
+def _value(text: str) -> bool:
+    """A number or a nil mark, its sign joined or not (``$—``)."""
+    return is_number(text) or bool(NIL_CELL.match(text.lstrip("$€£¥(")))
 
 
 def _cut_in(
@@ -433,13 +439,18 @@ def _split_at_bounds(phrase: list[Word], xs: Sequence[float], min_gap: float) ->
 
 
 def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: float) -> bool:
-    """Most ``rows`` start their stretch ``lo..hi`` with a label, not a value."""
+    """Most ``rows`` start their stretch ``lo..hi`` with a label, not a value.
+
+    Signs join their values first and nil marks count as values: ``$ 1,118``
+    and ``—`` open no label.
+    """
     firsts = [
-        " ".join(w[4] for w in _phrases([w for w in r if lo <= w[0] < hi], min_gap)[0])
+        [w[4] for w in _phrases(attach_symbols([w for w in r if lo <= w[0] < hi]), min_gap)[0]]
         for r in rows
         if any(lo <= w[0] < hi for w in r)
     ]
-    return bool(firsts) and sum(not is_number(t) for t in firsts) >= 0.6 * len(firsts)
+    labels = sum(not all(is_number(t) or NIL_CELL.match(t) for t in f) for f in firsts)
+    return bool(firsts) and labels >= 0.6 * len(firsts)
 
 
 def _valued(row: Sequence[Word], min_gap: float) -> bool:
@@ -534,6 +545,12 @@ def _spans(piece: Sequence[Word], xs: Sequence[float], min_gap: float) -> bool:
     return sum(lo < b - min_gap and hi > a + min_gap for a, b in pairwise(xs)) >= 2
 
 
+def _units_line(row: Sequence[str]) -> bool:
+    """A line holding only a units phrase (``(In millions)``), alone or repeated per column."""
+    filled = [c.strip() for c in row if c.strip()]
+    return bool(filled) and all(UNITS_LINE.match(c) for c in filled)
+
+
 def _join_wrapped_header_lines(
     grid: list[list[str]],
     rows: Sequence[Sequence[Word]],
@@ -559,18 +576,19 @@ def _join_wrapped_header_lines(
     tops = [min(w[1] for w in r) for r in rows]
     heights = [sorted(w[3] - w[1] for w in r)[len(r) // 2] for r in rows]
     pitches = sorted(b - a for a, b in zip(tops[first:], tops[first + 1 :], strict=False))
-    if first == 0 or len(pitches) < 2:
+    if first == 0 or not pitches:
         return grid
     tight = 0.8 * pitches[len(pitches) // 2]
     out: list[list[str]] = [grid[0]]
     for i in range(1, len(grid)):
-        # A units line and a label-column line (a section label) are rows of their own,
-        # but the stub's header set beside the last lines of the headers wrapped above
-        # ("Item Format" beside "of items") joins them: every column above goes on.
+        # A units line and a label-column line (a section label) are rows of their own
+        # ("(in years)" under one column's header among others is that header's last
+        # line), but the stub's header set beside the last lines of the headers wrapped
+        # above ("Item Format" beside "of items") joins them: every column above goes on.
         above = {c for c, t in enumerate(out[-1][1:]) if t.strip()}
         stub_beside = bool(above) and above <= {c for c, t in enumerate(grid[i][1:]) if t.strip()}
-        own = (grid[i][0].strip() and not stub_beside) or any(
-            UNITS_LINE.match(c.strip()) for c in grid[i] + out[-1]
+        own = (
+            (grid[i][0].strip() and not stub_beside) or _units_line(grid[i]) or _units_line(out[-1])
         )
         pitch = tops[i] - tops[i - 1]
         # Set solid and going on in a column of the line above: a cell's next line

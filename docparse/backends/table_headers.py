@@ -14,6 +14,8 @@ NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-�
 
 
 _YEAR = re.compile(r"^\s*(?:19|20)\d\d\s*$")
+#: A date set in figures ("12/30/2017"): like a year, it heads a column.
+_DATE = re.compile(r"^\s*\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\s*$")
 #: Cells that stand for a missing value in a row of values ("-", "n/a", "(X)").
 NIL_CELL = re.compile(r"^\s*(?:[-–—*.…]+|n/?a|\(x\))\s*$", re.IGNORECASE)
 
@@ -44,19 +46,43 @@ def header_row_count(rows: Sequence[Sequence[str]], cap: int = 5) -> int:
     """How many leading rows of a grid are its column headers.
 
     The rows above the first row holding a value beyond its label column
-    (a number, not a year: ``2023 | 2022`` heads columns), when there are at
-    most ``cap`` of them, the way the structured twins (EDGAR ``.htm``, CSV)
-    count them. With no values at all, a first row whose cells are all
-    filled and never repeated below in their column is a header.
+    (a number, not a year or a date: ``2023 | 2022``, ``12/30/2017`` head
+    columns), when there are at most ``cap`` of them, the way the structured
+    twins (EDGAR ``.htm``, CSV) count them. With no values at all, the first row is a header when it
+    reads as one (:func:`heads_text_columns`).
     """
     for i, row in enumerate(rows):
-        if any(bool(NUMBER_CELL.match(c)) and not _YEAR.match(c) for c in row[1:] if c.strip()):
+        if any(
+            bool(NUMBER_CELL.match(c)) and not _YEAR.match(c) and not _DATE.match(c)
+            for c in row[1:]
+            if c.strip()
+        ):
             return i if i <= cap and i < len(rows) else 0
-    if len(rows) > 2 and rows[0] and all(c.strip() for c in rows[0]):
-        below = [{r[c] for r in rows[1:] if c < len(r)} for c in range(len(rows[0]))]
-        if all(cell not in below[c] for c, cell in enumerate(rows[0])):
-            return 1
-    return 0
+    return 1 if heads_text_columns(rows) else 0
+
+
+def heads_text_columns(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether the first row of a table without values heads its columns.
+
+    Its cells are all filled, short (six words at most: a label, not a
+    sentence) and never repeated below in their column, and
+    it is not shaped like the rows below: where a column's other cells hold
+    digits (item numbers ``2.1``, ``10.13``), a header's cell holds none
+    (``Exhibit``).
+    """
+    if len(rows) <= 2 or not rows[0] or not all(c.strip() for c in rows[0]):
+        return False
+    if any(len(c.split()) > 6 for c in rows[0]):
+        return False
+    below = [{r[c] for r in rows[1:] if c < len(r)} for c in range(len(rows[0]))]
+    if any(cell in below[c] for c, cell in enumerate(rows[0])):
+        return False
+    for c, cell in enumerate(rows[0]):
+        body = [r[c] for r in rows[1:] if c < len(r) and r[c].strip()]
+        digits = sum(any(ch.isdigit() for ch in x) for x in body)
+        if body and digits >= 0.8 * len(body) and any(ch.isdigit() for ch in cell):
+            return False
+    return True
 
 
 def header_top(lines: Sequence[tuple[Sequence[float], str]], top: float, pitch: float) -> float:

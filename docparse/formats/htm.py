@@ -46,7 +46,10 @@ What it does, in order:
    columns, so adjacent grid columns are merged while no row has text in
    both (a greedy left-to-right sweep); empty rows and columns are removed.
    Header rows: leading rows of ``th`` cells, otherwise the leading rows with
-   no numeric cell when a later row has one (at most 5).
+   no numeric cell when a later row has one (at most 5); in a table without
+   numbers, a first row that heads its columns (all cells filled, none
+   repeated below, no digits over a column of item numbers: ``Exhibit |
+   Description``).
 
    **Layout tables become text:** a table with at most one non-empty cell, or
    with one non-empty row (``Item 1. | Business``), is read as one text line
@@ -89,6 +92,7 @@ from docparse.formats._edgar import (
     _is_hidden,
     _is_page_break,
     _numeric,
+    heads_text_columns,
     unwrap_sgml,
 )
 from docparse.formats._encoding import decode_bytes, read_source
@@ -344,6 +348,8 @@ def build_table(table_el: Any) -> Table | None:  # noqa: C901
         numeric_rows = [i for i, row in enumerate(clean) if any(_numeric(c) for c in row[1:])]
         if numeric_rows and 0 < numeric_rows[0] <= 5:
             n_header = numeric_rows[0]
+        elif not numeric_rows and heads_text_columns(clean):
+            n_header = 1
     if n_header >= len(clean) and len(clean) > 1:
         n_header = 0
     return Table(rows=clean, n_header_rows=n_header, spans=tuple(spans))

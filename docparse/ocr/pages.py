@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docparse.backends.headings import numbering
 from docparse.backends.lines import blocks_from_lines
 from docparse.backends.pages import (
     Block,
@@ -78,6 +79,10 @@ SIZE_TOLERANCE = 0.2
 #: A line whose ink covers this many times the page's median share of its box
 #: is bold (strokes about 1.5 times as wide).
 BOLD_INK = 1.3
+#: An OCR'd page with fewer text lines than this is a picture with words in it
+#: (a cover logo, a stamp, a photo's caption word), not a page of text: see
+#: :func:`picture_text`.
+MIN_TEXT_LINES = 3
 
 
 #: Glyphs with no Unicode meaning, as one character class: U+FFFD, private use
@@ -119,7 +124,10 @@ def needs_ocr(page: PageContent, mode: OcrMode) -> bool:
 @dataclass(frozen=True, slots=True)
 class OcrPageRecord:
     """What OCR did on one page: CPU seconds (render + read), words, mean
-    confidence, the rotation it turned the page by and the resolution."""
+    confidence, the rotation it turned the page by and the resolution.
+    ``stages``: CPU seconds of ``render``, the engine's stages
+    (:meth:`~docparse.ocr.engine.OcrEngine.stage_seconds`) and ``assembly``
+    (the page record from the lines)."""
 
     path: str
     page: int
@@ -128,6 +136,7 @@ class OcrPageRecord:
     confidence: float
     rotation: int
     dpi: float
+    stages: tuple[tuple[str, float], ...] = ()
 
 
 _RECORDS: contextvars.ContextVar[list[OcrPageRecord] | None] = contextvars.ContextVar(
@@ -394,6 +403,21 @@ def bold_lines(image: Image, lines: Sequence[OcrLine]) -> frozenset[int]:
     return frozenset(i for i, d in enumerate(density) if d > BOLD_INK * median)
 
 
+def picture_text(lines: Sequence[OcrLine]) -> bool:
+    """Whether the OCR ``lines`` of a page are words in a picture, not text with structure.
+
+    Fewer than :data:`MIN_TEXT_LINES` lines, none of them numbered like a
+    section (``3 Methods``, ``II. Results``), give the assembly no body text
+    to measure a heading against: its type size comes from the height of
+    the glyphs, and a logo's letters are as tall as a headline's (the
+    "debian" swirl of a book cover reads as 160 pt). Such text is kept as
+    figure text, so it never opens a section that would govern the pages
+    after it (on a text PDF, pages read from the text layer).
+    """
+    texts = [line.text.strip() for line in lines if line.text.strip()]
+    return len(texts) < MIN_TEXT_LINES and not any(numbering(t)[0] for t in texts)
+
+
 def page_content(
     number: int,
     lines: Sequence[OcrLine],
@@ -453,6 +477,8 @@ def page_content(
             box_all = functools.reduce(BBox.union, (s.bbox for s in spans))
             out_lines.append(Line(tuple(spans), box_all))
     blocks: tuple[Block, ...] = blocks_from_lines(out_lines)
+    if picture_text(lines):
+        blocks = tuple(replace(b, role="figure") for b in blocks)
     found = ocr_tables(out_lines, width) if tables else ()
     content = PageContent(
         number=number, width=width, height=height, rotation=rotation, blocks=blocks, tables=found
@@ -529,12 +555,16 @@ class OcrPass:
                 cause=exc,
             ) from exc
         del pdf_page
+        rendered = cpu_seconds()
         h, w = image.shape[:2]
         if min(h, w) < MIN_SIDE or blank(image):
             return page  # nothing to read: the page is not counted as OCR'd
         import numpy as np
 
+        engine.stage_seconds()
         lines, turns = read_upright(engine, image)
+        stages = {"render": rendered - start, **engine.stage_seconds()}
+        read = cpu_seconds()
         lines = split_glued(lines)
         bold = bold_lines(np.rot90(image, turns), lines)
         del image
@@ -548,15 +578,18 @@ class OcrPass:
         self.words[page.number] = words
         records = _RECORDS.get()
         if records is not None:
+            end = cpu_seconds()
+            stages["assembly"] = end - read
             records.append(
                 OcrPageRecord(
                     path=str(self.path),
                     page=page.number,
-                    seconds=cpu_seconds() - start,
+                    seconds=end - start,
                     words=len(words),
                     confidence=round(_mean_confidence(lines), 4),
                     rotation=(90 * turns) % 360,
                     dpi=round(scale * 72.0, 1),
+                    stages=tuple((k, round(v, 4)) for k, v in stages.items()),
                 )
             )
         return content

@@ -6,7 +6,7 @@ from synthetic_pages import block as _block
 from synthetic_pages import build as _build
 from synthetic_pages import line as _line
 
-from docparse.backends.base import PageContent
+from docparse.backends.base import Line, PageContent, TextSpan
 from docparse.backends.headings import assign_levels, is_section_number, numbering
 from docparse.backends.items import Item
 from docparse.model import BBox
@@ -140,3 +140,100 @@ def test_a_short_right_column_is_still_read_after_the_left_one() -> None:
     assert texts.index("B ONLINE RESOURCES") > texts.index(
         "[19] Author 19. A referenced work, its venue, year."
     )
+
+
+def _spans_line(*parts: tuple[str, bool], x0: float, y0: float, size: float = 10.0) -> Line:
+    """One line of several spans (text, bold) side by side."""
+    spans, x = [], x0
+    for text, bold in parts:
+        box = BBox(x, y0, x + 0.5 * size * len(text), y0 + size)
+        spans.append(TextSpan(text, box, size, bold, "Bold" if bold else "Times"))
+        x = box.x1 + 0.3 * size
+    return Line(tuple(spans), BBox(x0, y0, x, y0 + size))
+
+
+def test_a_numbered_run_in_heading_is_split_off_its_paragraph() -> None:
+    body = "the text of the sub-section goes on"
+    page = PageContent(
+        1,
+        612,
+        792,
+        blocks=(
+            _block(_line("3 Sections", 72, 80, size=12, bold=True)),
+            _block(
+                # the number in a box of its own, the title bold, then the text
+                _spans_line(("3.1", True), ("Sub-sections.", True), (body, False), x0=72, y0=100),
+                _line("and on over the next line of the paragraph.", 72, 112),
+            ),
+            _block(
+                # a bold lead-in without a multi-level number stays text
+                _spans_line(("Note.", True), ("A note in its paragraph.", False), x0=72, y0=140)
+            ),
+        ),
+    )
+    doc = _build([page])
+    heads = [u for u in doc.units if u.kind == "heading"]
+    assert [h.text for h in heads] == ["3 Sections", "3.1 Sub-sections"]
+    assert heads[1].section == ("3 Sections",)
+    para = next(u for u in doc.units if u.text.startswith("the text"))
+    assert para.section == ("3 Sections", "3.1 Sub-sections")
+    assert any(u.text.startswith("Note.") and u.kind == "paragraph" for u in doc.units)
+
+
+def test_contents_list_entries_are_no_headings() -> None:
+    entries = [
+        _block(_line(f"{i}.1 Entry number {i} . . . . . . . . . . {10 * i}", 72, 100 + 14 * i))
+        for i in range(1, 7)
+    ]
+    title = _block(_line("Contents", 72, 72, size=20, bold=True))
+    doc = _build([PageContent(3, 612, 792, blocks=(title, *entries))])
+    assert [u.text for u in doc.units if u.kind == "heading"] == ["Contents"]
+
+
+def test_chapter_titles_in_capitals_rank_above_sections_of_the_same_size() -> None:
+    hs = [
+        _heading("SCOPE OF THIS DOCUMENT", 14),
+        _heading("APPLYING TO BECOME A MEMBER", 14),
+        _heading("2.1 Getting started", 14),
+        _heading("2.2 Mentors", 14),
+        _heading("DEBIAN DEVELOPER DUTIES", 14),
+        _heading("3.1 Package duties", 14),
+        _heading("3.1.1 Work towards the release", 12),
+    ]
+    assign_levels(hs)
+    assert [h.level for h in hs] == [1, 1, 2, 2, 1, 2, 3]
+
+
+def test_unnumbered_headings_rank_against_the_text_they_introduce() -> None:
+    # Methods in 7 pt under a 7 pt heading in capitals, results in 9 pt
+    # under a 9 pt one: siblings; a bold lower-case heading ranks below.
+    hs = [
+        _heading("MATERIALS AND METHODS", 7),
+        _heading("RESULTS", 9),
+        _heading("Quantification of genes", 9),
+        _heading("DISCUSSION", 9),
+        _heading("Big Display Heading", 16, bold=False),
+    ]
+    after = {id(hs[0]): 7.0, id(hs[1]): 9.0, id(hs[2]): 9.0, id(hs[3]): 9.0, id(hs[4]): 9.0}
+    assign_levels(hs, after)
+    assert [h.level for h in hs] == [2, 2, 3, 2, 1]
+
+
+def test_title_page_lines_are_no_headings() -> None:
+    words = " ".join(["word"] * 12)
+    page = PageContent(
+        1,
+        612,
+        792,
+        blocks=(
+            _block(_line("A Paper Title", 72, 60, size=20, bold=True)),
+            _block(_line("Ann Author, Bob Author", 72, 100, size=13)),
+            _block(_line("ABSTRACT", 72, 130, size=10, bold=True)),
+            _block(*(_line(words, 72, 150 + 12 * i) for i in range(4))),
+            _block(_line("INTRODUCTION", 72, 220, size=10, bold=True)),
+            _block(*(_line(words, 72, 240 + 12 * i) for i in range(4))),
+        ),
+    )
+    doc = _build([page])
+    assert doc.title == "A Paper Title"
+    assert [u.text for u in doc.units if u.kind == "heading"] == ["ABSTRACT", "INTRODUCTION"]

@@ -472,3 +472,35 @@ def test_wikipedia_pages_from_corpus(corpus_dir: Path) -> None:
 )
 def test_html_titles(tmp_path: Path, html: str, title: str | None) -> None:
     assert HtmParser().parse(write(tmp_path, html)).title == title
+
+
+def test_a_header_row_over_item_numbers_is_counted(tmp_path: Path) -> None:
+    def table(first: str) -> str:
+        rows = "".join(
+            f"<tr><td>{k}</td><td>Indenture dated {k}, filed as Exhibit 4.1</td></tr>"
+            for k in ("2.1", "3.1", "10.13")
+        )
+        return f"<table>{first}{rows}</table>"
+
+    doc = parse_html(
+        tmp_path,
+        table("<tr><td><b>Exhibit</b></td><td><b>Description of Exhibits</b></td></tr>")
+        + "<div>between</div>"
+        + table("")
+        + "<div>between</div>"
+        + table("<tr><td>1.1</td><td>Agreement</td></tr>"),
+    )
+    tables = [u.table for u in doc.units if u.table is not None]
+    assert [t.n_header_rows for t in tables] == [1, 0, 0]
+
+
+def test_a_range_of_numbers_is_a_value_not_a_header(tmp_path: Path) -> None:
+    doc = parse_html(
+        tmp_path,
+        "<table><tr><td></td><td>December 31, 2022</td><td>December 25, 2021</td></tr>"
+        "<tr><td>Expected volatility</td><td>58.15% - 63.76%</td><td>36.90% - 39.39%</td></tr>"
+        "<tr><td>Risk-free interest rate</td><td>1.43% – 4.52%</td><td>0.04% – 0.07%</td></tr>"
+        "<tr><td>Expected term (in years)</td><td>0.50</td><td>0.50</td></tr></table>",
+    )
+    (table,) = [u.table for u in doc.units if u.table is not None]
+    assert table.n_header_rows == 1

@@ -26,6 +26,10 @@ class Case:
     ``"ok"`` or an error class name; a class also accepts its subclasses.
     ``config``: options passed with every parser. ``bomb``: run in a child
     process under a memory rlimit. ``note``: what the case is, for the table.
+    ``cpu_limit``: CPU seconds the parse may take, for cases whose cost is real
+    work (OCR of a page image). Their wall-clock ``timeout`` is then only a
+    hang guard (:data:`~tests.hostile.outcome.HANG_TIMEOUT`): on a shared,
+    loaded machine a page that takes 7 CPU seconds has taken 50 s of wall time.
     """
 
     name: str
@@ -37,6 +41,7 @@ class Case:
     bomb: bool = False
     flags: tuple[str, ...] = ()
     """Document flags a clean parse must carry (e.g. ``unsafe_input_skipped``)."""
+    cpu_limit: float | None = None
 
     def path(self, base: Path) -> Path:
         return base / "corpus" / self.name / self.file
@@ -59,9 +64,12 @@ def case(
     config: Mapping[str, Any] | None = None,
     bomb: bool = False,
     flags: tuple[str, ...] = (),
+    cpu_limit: float | None = None,
 ) -> Callable[[Writer], Writer]:
     def register(fn: Writer) -> Writer:
-        CASES.append(Case(name, file, parsers, expect, note, dict(config or {}), bomb, flags))
+        CASES.append(
+            Case(name, file, parsers, expect, note, dict(config or {}), bomb, flags, cpu_limit)
+        )
         _WRITERS[name] = fn
         return fn
 

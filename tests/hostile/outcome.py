@@ -19,6 +19,9 @@ from .corpus import MARKER, PDF_BACKENDS, Case
 
 #: Seconds one parse may take (the ``timeout`` option of every parser).
 PARSE_TIMEOUT = 30.0
+#: Wall-clock ``timeout`` of a case judged by CPU time (``Case.cpu_limit``):
+#: only a guard against a hang, far above what load makes of the CPU limit.
+HANG_TIMEOUT = 600.0
 
 # A message that only re-states a library exception ("pdfplumber parser
 # failed: IndexError: ...") is the API's last-resort wrapper: every case here
@@ -39,6 +42,7 @@ class Outcome:
     leaked: bool = False
     json_chars: int = 0
     raw: str | None = None
+    cpu_seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -47,8 +51,11 @@ class Outcome:
 def run(case: Case, base: Path, parser: str, timeout: float = PARSE_TIMEOUT) -> Outcome:
     """Parse ``case`` with ``parser``; never raises for a DocparseError."""
     path = case.path(base)
+    if case.cpu_limit is not None:
+        timeout = max(timeout, HANG_TIMEOUT)
     config = {"timeout": timeout, **case.config}
     backend = parser if parser in PDF_BACKENDS else None
+    start = _cpu()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -64,7 +71,9 @@ def run(case: Case, base: Path, parser: str, timeout: float = PARSE_TIMEOUT) -> 
             message=str(exc),
             error_path=exc.path,
             leaked=MARKER in str(exc) or MARKER in repr(exc.cause),
+            cpu_seconds=_cpu() - start,
         )
+    seconds = _cpu() - start
     blob = doc.to_json()
     return Outcome(
         result="ok",
@@ -73,7 +82,17 @@ def run(case: Case, base: Path, parser: str, timeout: float = PARSE_TIMEOUT) -> 
         units=len(doc.units),
         leaked=MARKER in blob,
         json_chars=len(blob),
+        cpu_seconds=seconds,
     )
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (tesseract runs as one)."""
+    import resource
+    import time
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def problems(case: Case, base: Path, out: Outcome) -> list[str]:
@@ -86,6 +105,8 @@ def problems(case: Case, base: Path, out: Outcome) -> list[str]:
         bad.append("the secret marker from outside the document folder is in the output")
     if not any(e in out.classes for e in case.expect):
         bad.append(f"got {out.result}, expected one of {case.expect}")
+    if case.cpu_limit is not None and out.cpu_seconds > case.cpu_limit:
+        bad.append(f"took {out.cpu_seconds:.1f} CPU seconds, limit {case.cpu_limit:.0f}")
     path = case.path(base)
     if out.result == "ok":
         missing = set(case.flags) - set(out.flags)

@@ -355,12 +355,19 @@ def _image_page_pdf(width: float, height: float, image: bytes) -> bytes:
     return data
 
 
+#: CPU seconds an OCR case may take: the parse time limit, counted in CPU time
+#: (see ``Case.cpu_limit``). The huge page costs about 1 s of OCR and 7 s in all
+#: under unstructured.
+OCR_CPU_LIMIT = 30.0
+
+
 @case(
     "pdf_ocr_huge_image",
     "huge-scan.pdf",
     PDF,
     ("ok",),
-    "a scanned page whose image is 5100 x 6600 px (600 dpi), read by OCR at its own resolution",
+    "a scanned page whose image is 5100 x 6600 px (600 dpi), rendered for OCR at 200 dpi",
+    cpu_limit=OCR_CPU_LIMIT,
 )
 def _pdf_ocr_huge_image(d: Path, base: Path) -> None:
     pm = _pymupdf()
@@ -378,6 +385,7 @@ def _pdf_ocr_huge_image(d: Path, base: Path) -> None:
     PDF,
     ("ok",),
     "a 1 x 1 pt page holding a 1 x 1 pixel image (nothing for OCR to read)",
+    cpu_limit=OCR_CPU_LIMIT,
 )
 def _pdf_ocr_tiny_page(d: Path, base: Path) -> None:
     pm = _pymupdf()
@@ -391,6 +399,7 @@ def _pdf_ocr_tiny_page(d: Path, base: Path) -> None:
     PDF,
     ("ok", "CorruptDocumentError", "ParseError"),
     "an image-only page whose JPEG stream is garbage after its header",
+    cpu_limit=OCR_CPU_LIMIT,
 )
 def _pdf_ocr_corrupt_image(d: Path, base: Path) -> None:
     pm = _pymupdf()

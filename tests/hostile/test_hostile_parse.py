@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 
 from .corpus import CASES, Case, by_name
-from .outcome import problems, run
+from .outcome import HANG_TIMEOUT, problems, run
 
 #: unstructured needs about a minute for these (it hits the time limit).
 SLOW_UNSTRUCTURED = {"pdf_3000_pages"}
+#: pytest's wall-clock limit of one case; a case judged by CPU time
+#: (``Case.cpu_limit``) gets the hang guard of its parse instead.
+CASE_TIMEOUT = 90
 
 
 def _params(bomb: bool) -> list[object]:
@@ -28,6 +31,8 @@ def _params(bomb: bool) -> list[object]:
             continue
         for p in c.parsers:
             marks = [pytest.mark.unstructured] if p == "unstructured" else []
+            wall = CASE_TIMEOUT if c.cpu_limit is None else HANG_TIMEOUT + 60
+            marks.append(pytest.mark.timeout(wall))
             if p == "unstructured" and c.name in SLOW_UNSTRUCTURED:
                 marks.append(pytest.mark.slow)
             out.append(pytest.param(c.name, p, marks=marks, id=f"{c.name}-{p}"))
@@ -39,7 +44,6 @@ def skip_without(parser: str) -> None:
         pytest.skip("unstructured is not installed (pip install 'docparse[unstructured]')")
 
 
-@pytest.mark.timeout(90)
 @pytest.mark.parametrize(("name", "parser"), _params(bomb=False))
 def test_case(hostile_base: Path, name: str, parser: str) -> None:
     skip_without(parser)
@@ -78,6 +82,12 @@ def test_judge_catches_a_leak_and_a_raw_wrapper(hostile_base: Path) -> None:
         error_path=str(case.path(hostile_base)),
     )
     assert problems(case, hostile_base, raw)
+    # A case judged by CPU time fails past its limit, however long the wall clock ran.
+    ocr = next(c for c in CASES if c.cpu_limit is not None)
+    assert ocr.cpu_limit is not None
+    slow = Outcome(result="ok", classes=["ok"], cpu_seconds=ocr.cpu_limit + 1)
+    assert problems(ocr, hostile_base, slow)
+    assert not problems(ocr, hostile_base, Outcome(result="ok", classes=["ok"], cpu_seconds=1))
     unflagged = Outcome(result="ok", classes=["ok"], flags=[])
     assert problems(case, hostile_base, unflagged)
 

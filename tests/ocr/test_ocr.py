@@ -21,8 +21,15 @@ from docparse.errors import ConfigError, MissingDependencyError
 from docparse.model import BBox, Document, Provenance
 from docparse.ocr import engine as engine_mod
 from docparse.ocr.engine import OcrEngine, OcrLine, OcrWord
-from docparse.ocr.pages import needs_ocr, ocr_records, page_content, skew, unmapped_glyphs
-from docparse.ocr.rapidocr import MAX_PIECE_RATIO, cut_points, split_words
+from docparse.ocr.pages import (
+    needs_ocr,
+    ocr_records,
+    page_content,
+    picture_text,
+    skew,
+    unmapped_glyphs,
+)
+from docparse.ocr.rapidocr import MAX_PIECE_RATIO, char_boxes, cut_points, split_words
 from docparse.ocr.scan import ScanStyle, rasterize
 from docparse.ocr.tesseract import parse_tsv
 
@@ -227,6 +234,64 @@ def test_auto_ocrs_exactly_the_scanned_page(tmp_path: Path, backend: str) -> Non
     assert forced.ocr_pages == (1, 2, 3)
 
 
+class LogoEngine(OcrEngine):
+    """Reads every page as one word in huge letters: a logo on a cover."""
+
+    name = "logo"
+    dpi = 72
+
+    def recognize(self, image: object, sample: int | None = None) -> list[OcrLine]:
+        return [_line("acme", 100, 500, h=150)]
+
+
+def _cover_then_text(path: Path) -> Path:
+    """Page 1 an image only (a scanned cover), pages 2-3 text with a heading each."""
+    doc = pymupdf.open()
+    cover = doc.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 40), False)
+    pix.set_rect(pix.irect, (120, 120, 120))
+    cover.insert_image(pymupdf.Rect(72, 72, 372, 272), pixmap=pix)
+    for n, heading in ((2, "Introduction"), (3, "Methods and data")):
+        page = doc.new_page()
+        page.insert_text((72, 80 + 20 * n), heading, fontsize=16)
+        for i in range(4):
+            page.insert_text(
+                (72, 160 + 14 * i), f"Body text line {i} of page {n} goes on here.", fontsize=10
+            )
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_ocr_text_without_structure_opens_no_section(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(engine_mod._ENGINES, "rapidocr", LogoEngine())
+    path = _cover_then_text(tmp_path / "cover.pdf")
+    auto = docparse.parse(path)
+    off = docparse.parse(path, config={"ocr": "off"})
+    assert auto.ocr_pages == (1,)
+    logo = [u for u in auto.units if u.page == 1]
+    assert [(u.kind, u.text) for u in logo] == [("paragraph", "acme")]
+    text_pages = [(u.kind, u.text, u.section) for u in auto.units if u.page != 1]
+    assert text_pages == [(u.kind, u.text, u.section) for u in off.units]
+    assert any(u.kind == "heading" for u in off.units)
+
+
+def test_picture_text_is_a_few_unnumbered_lines() -> None:
+    assert picture_text([_line("acme", 100, 500, h=150)])
+    assert picture_text([_line("Annual", 100, 100, h=60), _line("Report", 100, 200, h=60)])
+    # A numbered section title alone on its page is a heading, not a picture.
+    assert not picture_text([_line("3 Methods", 100, 100, h=30)])
+    lines = [_line("Scanned Heading", 72, 60, h=18)]
+    lines += [_line("the body of the page", 72, 100 + 14 * i, h=10) for i in range(3)]
+    assert not picture_text(lines)
+    page, _ = page_content(1, [_line("acme", 100, 500, h=150)], 1.0, (600, 800), 0)
+    assert [b.role for b in page.blocks] == ["figure"]
+    page, _ = page_content(1, lines, 1.0, (600, 800), 0)
+    assert all(b.role is None for b in page.blocks)
+
+
 @pytest.mark.usefixtures("fake_engine")
 def test_ocr_provenance_round_trips_through_json(tmp_path: Path) -> None:
     doc = docparse.parse(_mixed_pdf(tmp_path / "mixed.pdf"))
@@ -319,3 +384,32 @@ def test_ocr_page_table_next_to_its_caption() -> None:
         (("Model", "F1"), ("BM25", "0.41"), ("Dense", "0.57"), ("Hybrid", "0.62"))
     ]
     assert page_content(1, lines, 2.0, (1224, 1584), 0, tables=False)[0].tables == ()
+
+
+def test_char_boxes_match_rapidocr_and_follow_the_quad() -> None:
+    import numpy as np
+
+    pytest.importorskip("rapidocr_onnxruntime")
+    from rapidocr_onnxruntime.cal_rec_boxes import CalRecBoxes
+
+    piece = np.zeros((30, 300, 3), dtype=np.uint8)
+    quad = np.array([[100, 50], [400, 50], [400, 80], [100, 80]], dtype=np.float32)
+    # "ab cd" and two CJK characters over 40 CTC columns, as rapidocr's decoder reports them.
+    text = "ab cd\u4e2d\u6587"
+    info = [
+        40.0,
+        [["a", "b", " ", "c", "d"], ["\u4e2d", "\u6587"]],
+        [[2, 5, 8, 11, 14], [24, 30]],
+        ["en&num", "cn"],
+        [0.9] * 7,
+    ]
+    ours = char_boxes(piece, quad, (text, 0.9, info))
+    theirs = CalRecBoxes()([piece], [quad], [(text, 0.9, info)])[0]
+    assert ours is not None and ours[3] == list(text)
+    spans = sorted(float(p[0]) for b in ours[2] for p in b)
+    want = sorted(float(p[0]) for b in theirs[2] for p in b)
+    assert spans == pytest.approx(want, abs=2.0)
+    assert all(50 <= p[1] <= 80 for b in ours[2] for p in b)
+    # A tall quadrilateral (a piece read turned) is left to rapidocr.
+    tall = np.array([[0, 0], [30, 0], [30, 300], [0, 300]], dtype=np.float32)
+    assert char_boxes(piece, tall, (text, 0.9, info)) is None

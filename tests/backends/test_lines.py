@@ -1,0 +1,96 @@
+"""The fast record makers of :mod:`docparse.backends.lines` and the line grouping."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from docparse.backends.lines import (
+    blocks_from_lines,
+    lines_from_spans,
+    new_bbox,
+    new_block,
+    new_line,
+    new_span,
+)
+from docparse.backends.pages import Block, Line, TextSpan
+from docparse.model import BBox
+
+
+def _fields(obj: object) -> list[tuple[str, object]]:
+    return [(f.name, getattr(obj, f.name)) for f in dataclasses.fields(obj)]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cls", [BBox, TextSpan, Line, Block])
+def test_made_classes_check_nothing_on_init(cls: type) -> None:
+    """The makers skip ``__init__``: they are right only while it only sets fields."""
+    assert not hasattr(cls, "__post_init__")
+    assert dataclasses.is_dataclass(cls)
+
+
+def test_makers_give_what_the_dataclasses_give() -> None:
+    box = new_bbox(1.0, 2.5, 3.0, 4.0)
+    assert box == BBox(1.0, 2.5, 3.0, 4.0) and _fields(box) == _fields(BBox(1.0, 2.5, 3.0, 4.0))
+    span = new_span("x", box, 9.5, True, "F")
+    assert _fields(span) == _fields(TextSpan("x", box, 9.5, True, "F"))
+    other = new_span("y", new_bbox(5.0, 2.5, 6.0, 4.0), 9.5, True, "F")
+    line = new_line((span, other), box)
+    assert _fields(line) == _fields(Line((span, other), box))
+    assert (line.text, line.size, line.bold) == ("x y", 9.5, True)
+    block = new_block((line,), box)
+    assert _fields(block) == _fields(Block((line,), box))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        box.x0 = 0.0  # type: ignore[misc]
+
+
+def test_lines_split_at_gutters_and_blocks_join_adjacent_lines() -> None:
+    def span(text: str, x0: float, y0: float, size: float = 10.0) -> TextSpan:
+        return TextSpan(text, BBox(x0, y0, x0 + 6.0 * len(text), y0 + size), size)
+
+    words = [
+        span("right", 300.0, 100.0),
+        span("left", 50.0, 100.5),
+        span("col", 80.0, 100.0),
+        span("next", 50.0, 112.0),
+        span("2", 76.0, 99.0, 6.0),  # a superscript on the first line
+    ]
+    lines = lines_from_spans(words)
+    assert [ln.text for ln in lines] == ["left 2col", "right", "next"]
+    blocks = blocks_from_lines(lines)
+    assert [[ln.text for ln in b.lines] for b in blocks] == [["left 2col", "next"], ["right"]]
+    assert blocks[0].bbox == BBox(50.0, 99.0, 98.0, 122.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "bold"),
+    [("word", 9.96, True), ("  ", 12.0, True), ("x", 0.0, False), ("Title", 14.347, False)],
+)
+def test_one_span_line_sets_what_the_properties_give(text: str, size: float, bold: bool) -> None:
+    span = TextSpan(text, BBox(1.0, 2.0, 30.0, 12.0), size, bold, "F")
+    (made,) = lines_from_spans([span])
+    plain = Line((span,), span.bbox)
+    assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
+    assert type(made.size) is type(plain.size) and type(made.bold) is type(plain.bold)
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [
+        [("a", 10.0, True), ("b", 10.0, True)],
+        [("a", 10.0, True), (" ", 10.0, False), ("b", 10.0, True)],
+        [("a", 10.0, False), ("bb", 8.04, True), ("ccc", 10.0, True)],
+        [(" ", 9.0, True), ("  ", 9.0, False)],
+    ],
+)
+def test_many_span_line_sets_what_the_properties_give(
+    spans: list[tuple[str, float, bool]],
+) -> None:
+    made_spans = [
+        TextSpan(t, BBox(10.0 * k, 2.0, 10.0 * k + 5.0, 12.0), size, bold)
+        for k, (t, size, bold) in enumerate(spans)
+    ]
+    (made,) = lines_from_spans(made_spans)
+    plain = Line(tuple(made_spans), made.bbox)
+    assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
+    assert type(made.bold) is type(plain.bold)
