@@ -584,9 +584,13 @@ def _join_wrapped_header_lines(
         # A units line and a label-column line (a section label) are rows of their own
         # ("(in years)" under one column's header among others is that header's last
         # line), but the stub's header set beside the last lines of the headers wrapped
-        # above ("Item Format" beside "of items") joins them: every column above goes on.
+        # above ("Item Format" beside "of items") joins them: the same columns go on.
         above = {c for c, t in enumerate(out[-1][1:]) if t.strip()}
-        stub_beside = bool(above) and above <= {c for c, t in enumerate(grid[i][1:]) if t.strip()}
+        stub_beside = (
+            bool(above)
+            and not out[-1][0].strip()
+            and above == {c for c, t in enumerate(grid[i][1:]) if t.strip()}
+        )
         own = (
             (grid[i][0].strip() and not stub_beside) or _units_line(grid[i]) or _units_line(out[-1])
         )
