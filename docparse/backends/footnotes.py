@@ -15,7 +15,8 @@ from docparse.backends.items import Item, PageItems
 from docparse.model import BBox
 
 #: A mark printed on the footnote's baseline rather than raised ("1 See ...").
-_INLINE_MARK = re.compile(r"^([0-9]{1,3}|[*†‡§¶‖#]{1,3}|[a-z])(?=\s*\S)")
+#: A section number (``2.5.``) is no mark, nor the first digit of a number (``12``).
+_INLINE_MARK = re.compile(r"^([0-9]{1,3}(?![0-9])(?![.,]\d)|[*†‡§¶‖#]{1,3}|[a-z])(?=\s*\S)")
 
 
 def footnote_mark(it: Item, marks: set[str]) -> str:
