@@ -10,8 +10,8 @@ exclusive time (a stage's time leaves out the stages it calls):
 * ``candidates``: the shared table-region finders (ruled clusters, numeric rows,
   captions, booktabs rules, bands);
 * ``grids``: PyMuPDF and pdfplumber ``find_tables`` (and docparse's run of PyMuPDF's
-  ruled search, ``find_ruled_tables``), the shared word grid and the cell reading of
-  found tables;
+  ruled search, ``find_ruled_tables``, with the characters it reads once per page,
+  ``page_chars``), the shared word grid and the cell reading of found tables;
 * ``ocr``: pages read by OCR (``ocr="auto"``: pages with no text layer);
 * ``assembly``: the rest of ``docparse.parse`` (blocks, layout, units, tokens).
 
@@ -60,6 +60,7 @@ SHARED_STAGES = {
         "grow_headers",
         "_cell_texts",
         "find_ruled_tables",
+        "page_chars",
     ),
 }
 STAGES = ("text", "drawings", "candidates", "grids", "ocr", "assembly")

@@ -315,3 +315,31 @@ def test_unknown_backend_lists_known(tmp_path: Path) -> None:
 
     with pytest.raises(UnknownParserError, match="pdfplumber"):
         _run(tmp_path, tmp_path / "out", backend="nope")
+
+
+def test_memory_walk_only_over_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The costly private-memory walk (smaps_rollup) runs only when resident memory,
+    its upper bound, is over the cap; the cap then applies to private memory."""
+    walked: list[int] = []
+
+    def private(pid: int) -> float:
+        walked.append(pid)
+        return 300.0
+
+    mod = sys.modules["docparse.ingest"]
+    monkeypatch.setattr(mod, "_private_mb", private)
+    monkeypatch.setattr(mod, "_resident_mb", lambda pid: 350.0)
+    assert mod._over_cap(1, 400) is None and walked == []
+    assert mod._over_cap(1, 320) is None and walked == [1]  # shared pages: under the cap
+    assert mod._over_cap(2, 250) == 300.0 and walked == [1, 2]
+    monkeypatch.setattr(mod, "_resident_mb", lambda pid: None)  # no statm: walk
+    assert mod._over_cap(3, 400) is None and walked == [1, 2, 3]
+
+
+def test_resident_memory_bounds_private_memory() -> None:
+    """statm's resident size is at least smaps_rollup's private size (the gate's premise)."""
+    mod = sys.modules["docparse.ingest"]
+    resident = mod._resident_mb(os.getpid())
+    if resident is None or not Path(f"/proc/{os.getpid()}/smaps_rollup").exists():
+        pytest.skip("no /proc memory files here")
+    assert 0 < mod._private_mb(os.getpid()) <= resident

@@ -46,6 +46,7 @@ from docparse.backends.tables import (
     column_starts,
     grow_headers,
     is_rule,
+    join_cut_grids,
     join_strips,
     open_sides,
     plausible_table,
@@ -359,7 +360,10 @@ def _strategy_regions(
         found = _close_open_sides(page, config, words, found)
         if strategy == "auto":
             found = _as_regions(
-                grow_headers([(_box(t), [list(r) for r in t.rows]) for t in found], inputs)
+                join_cut_grids(
+                    grow_headers([(_box(t), [list(r) for r in t.rows]) for t in found], inputs),
+                    inputs,
+                )
             )
     boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     if strategy == "lines" or any(

@@ -28,7 +28,13 @@ from docparse.backends.base import (
     open_pymupdf,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.pymupdf_tables import fast_path_available, find_ruled_tables
+from docparse.backends.pymupdf_tables import (
+    CharList,
+    chars_in_clip,
+    fast_path_available,
+    find_ruled_tables,
+    page_chars,
+)
 from docparse.backends.table_candidates import (
     PageInputs,
     can_split_columns,
@@ -46,6 +52,7 @@ from docparse.backends.tables import (
     column_starts,
     grow_headers,
     is_rule,
+    join_cut_grids,
     join_strips,
     prefer_fuller_grids,
     prose_table,
@@ -201,6 +208,8 @@ class PageTables:
     rules: list[tuple[float, float, float]]
     #: ``get_drawings()``-form conversions of ``paths`` by index, made on first use.
     converted: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: The characters of the ruled searches (:func:`page_chars`), read on the first one.
+    chars: CharList | None = None
 
     def drawings(self, indices: list[int]) -> list[dict[str, Any]]:
         """Fresh ``get_drawings()``-form copies of the paths at ``indices``.
@@ -233,8 +242,14 @@ class PageTables:
             and len(settings) == 1
             and not self.config.table_layout_model
         ):
-            # The same search without find_tables' per-character Python objects.
-            return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy)
+            # The same search without find_tables' per-character Python objects,
+            # and one text page per page for all its clips (each costs a page's read).
+            chars = None
+            if not self.page.rotation:
+                if self.chars is None:
+                    self.chars = page_chars(self.page)
+                chars = chars_in_clip(self.chars, clip)
+            return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy, chars)
         if _HAS_USE_LAYOUT:
             settings["use_layout"] = self.config.table_layout_model
         found = self.page.find_tables(clip=clip, paths=self.drawings(near_at), **settings)
@@ -279,7 +294,9 @@ def _path_xs(p: dict[str, Any]) -> list[float]:
     xs = [float(p["rect"][0]), float(p["rect"][2])]
     for item in p["items"]:
         if item[0] == "re":
-            xs += (float(item[1][0]), float(item[1][2]))
+            # A thin rectangle is a line at its middle.
+            x0, x1 = float(item[1][0]), float(item[1][2])
+            xs += (x0, x1, (x0 + x1) / 2)
         elif item[0] == "qu":
             xs += (float(pt[0]) for pt in item[1])
         else:
@@ -504,7 +521,7 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
             if sg[3] - sg[1] > sg[2] - sg[0]
         ]
         widened = widen_to_open_sides([(tuple(g[0]), g[1]) for g in found], pt.inputs, vertical)
-        found = [(box, rows) for box, rows in grow_headers(widened, pt.inputs)]
+        found = join_cut_grids(grow_headers(widened, pt.inputs), pt.inputs)
     if strategy == "lines" or any(
         rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
     ):

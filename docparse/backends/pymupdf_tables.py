@@ -193,48 +193,98 @@ def text_chars(page: Any, textpage: Any) -> CharList:
     return chars
 
 
+class _TextState:
+    """MuPDF's text settings while find_tables reads characters: glyph-tight boxes, no quad
+    corrections (restored on exit)."""
+
+    def __enter__(self) -> None:
+        tools = load_pymupdf().TOOLS
+        self._small = bool(tools.set_small_glyph_heights())
+        tools.set_small_glyph_heights(True)
+        self._quads = tools.unset_quad_corrections()
+
+    def __exit__(self, *exc: object) -> None:
+        tools = load_pymupdf().TOOLS
+        tools.set_small_glyph_heights(self._small)
+        tools.unset_quad_corrections(self._quads)
+
+
+def _text_flags(table: Any) -> int:
+    # Without TEXT_COLLECT_STYLES: it looks through every vector path for
+    # strike-outs and underlines (0.4 s on a page of plot strokes, 5 ms on every
+    # page of a filing) and changes no character box.
+    return int(table.FLAGS & ~load_pymupdf().TEXT_COLLECT_STYLES)
+
+
+def page_chars(page: Any) -> CharList:
+    """Every character of an unrotated ``page`` as :func:`find_ruled_tables` reads them.
+
+    One text page of the whole page, made as ``find_tables`` makes its clip's
+    (the same flags, glyph-tight boxes). A page searched in several clips reads
+    its text once: :func:`chars_in_clip` picks each clip's characters from it.
+    """
+    table = _table_module()
+    with _TextState():
+        return text_chars(page, page.get_textpage(flags=_text_flags(table)))
+
+
+def chars_in_clip(chars: Iterable[dict[str, Any]], clip: Any) -> CharList:
+    """The characters of ``clip``: those whose box overlaps it (touching is no overlap).
+
+    A text page made with the clip holds the same printed characters but for a
+    few across its edges: MuPDF drops a glyph whose outline misses the clip even
+    when its box (the advance width) reaches in. The search reads characters
+    only to ask whether a joined box of paths or a found table holds text, and
+    its tables are those of a clip text page on every page of the test PDFs.
+    """
+    cx0, cy0, cx1, cy1 = (float(v) for v in clip)
+    return CharList(
+        c for c in chars if c["x0"] < cx1 and c["x1"] > cx0 and c["top"] < cy1 and c["bottom"] > cy0
+    )
+
+
 def find_ruled_tables(
-    page: Any, clip: Any, paths: list[dict[str, Any]], strategy: str
+    page: Any,
+    clip: Any,
+    paths: list[dict[str, Any]],
+    strategy: str,
+    chars: CharList | None = None,
 ) -> list[Any]:
     """``page.find_tables(clip=clip, paths=paths, strategy=strategy, use_layout=False)``.
 
     ``strategy`` is ``lines`` or ``lines_strict``; ``paths`` are drawings in
-    ``get_drawings()`` form (``make_edges`` edits them). Returns the found
-    ``Table`` objects (cells, rows, bbox; see the module note on ``extract``).
+    ``get_drawings()`` form (``make_edges`` edits them). ``chars``: the clip's
+    characters (:func:`chars_in_clip` of :func:`page_chars`) when the caller
+    has read them, else a text page of the clip is read here; an unrotated
+    page only. Returns the found ``Table`` objects (cells, rows, bbox; see the
+    module note on ``extract``).
     """
-    pymupdf: Any = load_pymupdf()
     table = _table_module()
     install_indexed_check(table)
-    tools = pymupdf.TOOLS
     table._CHARS_VAR.set([])
     table._EDGES_VAR.set([])
-    # Glyph-tight boxes and no quad corrections, as find_tables reads the text.
-    old_small = bool(tools.set_small_glyph_heights())
-    tools.set_small_glyph_heights(True)
-    old_quads = tools.unset_quad_corrections()
     # A rotated page is searched derotated, as find_tables does (its tables then come
     # in the displayed page's coordinates); find_tables would also work out each
     # table's header there, by reading every cell's text and rendering pixmaps.
     rotated = bool(page.rotation)
     if rotated:
+        if chars is not None:
+            raise ValueError("characters read beforehand are for unrotated pages only")
         page, xref, rotation, mediabox = table.page_rotation_set0(page)
     try:
-        tset = table.TableSettings.resolve(settings=_settings(table, strategy))
-        page.table_settings = tset
-        # Without TEXT_COLLECT_STYLES: it looks through every vector path for
-        # strike-outs and underlines (0.4 s on a page of plot strokes) and changes
-        # no character box.
-        flags = table.FLAGS & ~pymupdf.TEXT_COLLECT_STYLES
-        textpage = page.get_textpage(clip=clip, flags=flags)
-        table._CHARS_VAR.set(text_chars(page, textpage))
-        table.make_edges(page, clip=clip, tset=tset, paths=paths)
-        finder = table.TableFinder(page, settings=tset)
-        return list(finder.tables)
+        with _TextState():
+            tset = table.TableSettings.resolve(settings=_settings(table, strategy))
+            page.table_settings = tset
+            if chars is None:
+                textpage = page.get_textpage(clip=clip, flags=_text_flags(table))
+                chars = text_chars(page, textpage)
+            table._CHARS_VAR.set(chars)
+            table.make_edges(page, clip=clip, tset=tset, paths=paths)
+            finder = table.TableFinder(page, settings=tset)
+            return list(finder.tables)
     except Exception as exc:  # noqa: BLE001 - find_tables' own contract: no table, a message
         _log.warning("page %s: ruled table search failed: %s", page.number + 1, exc)
         return []
     finally:
         if rotated:
             table.page_rotation_reset(page, xref, rotation, mediabox)
-        tools.set_small_glyph_heights(old_small)
-        tools.unset_quad_corrections(old_quads)

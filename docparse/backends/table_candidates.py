@@ -86,24 +86,22 @@ def ruled_clusters(
     cell = 24.0
     buckets: dict[tuple[int, int], list[int]] = {}
     for i, (x0, y0, x1, y1) in enumerate(segs):
-        gx0, gy0 = int((x0 - tolerance) // cell), int((y0 - tolerance) // cell)
-        gx1, gy1 = int((x1 + tolerance) // cell), int((y1 + tolerance) // cell)
+        lo_x, lo_y, hi_x, hi_y = x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance
+        gx0, gy0 = int(lo_x // cell), int(lo_y // cell)
+        gx1, gy1 = int(hi_x // cell), int(hi_y // cell)
+        root = i  # i is a root until joined; then the root of its group
         # Long segments span many buckets; cap the walk (a page frame is one segment).
         for gx in range(gx0, min(gx1, gx0 + 60) + 1):
             for gy in range(gy0, min(gy1, gy0 + 60) + 1):
-                for j in buckets.setdefault((gx, gy), []):
-                    a, b = find(i), find(j)
-                    if a == b:
-                        continue
+                bucket = buckets.setdefault((gx, gy), [])
+                for j in bucket:
+                    # The cheap box test first: the group lookups only for touching pairs.
                     o = segs[j]
-                    if (
-                        x0 - tolerance <= o[2]
-                        and o[0] <= x1 + tolerance
-                        and y0 - tolerance <= o[3]
-                        and o[1] <= y1 + tolerance
-                    ):
-                        parent[a] = b
-                buckets[(gx, gy)].append(i)
+                    if lo_x <= o[2] and o[0] <= hi_x and lo_y <= o[3] and o[1] <= hi_y:
+                        b = find(j)
+                        if b != root:
+                            parent[b] = root
+                bucket.append(i)
     groups: dict[int, list[Segment]] = {}
     for i, s in enumerate(segs):
         groups.setdefault(find(i), []).append(s)
@@ -157,26 +155,31 @@ def _side_by_side_joined(boxes: list[Box4], gap: float = 8.0) -> list[Box4]:
     return out
 
 
-def can_split_columns(xs: Iterable[float], clip: Sequence[float], tolerance: float = 1.0) -> bool:
+def can_split_columns(xs: Iterable[float], clip: Sequence[float], snap: float = 3.0) -> bool:
     """Whether drawn edges at ``xs`` (x positions) can cut ``clip`` into two or more columns.
 
-    A ruled grid's columns lie between its vertical edges, so a region whose
-    drawn paths stand at fewer than three distinct x positions inside it (a
-    box around a paragraph, a page frame, a plot's axes) gives one column at
-    most, which no table reading keeps
-    (:func:`~docparse.backends.tables.prose_table`). Positions closer than
-    ``tolerance`` count as one; the finders snap edges 3 points apart, so
-    this never counts fewer positions than they see.
+    A ruled grid's columns lie between its vertical edges, and a table needs
+    two columns, so three edge positions that stay apart once the finder snaps
+    edges closer than ``snap`` points together (PyMuPDF's and pdfplumber's
+    ``snap_tolerance``, 3). ``xs`` may hold more positions than the finder's
+    vertical edges (every x a path reaches): the most positions any subset of
+    them keeps apart is counted, picking from the left each position more than
+    ``snap`` beyond the last one picked, so the answer is never "no" where the
+    finder could see columns. A box around a paragraph or a code listing drawn
+    as a frame, a stroke and a fill a point or two apart, a page frame, a
+    plot's axes: two positions, one column, no search. A line crossing the
+    clip's side is cut there, so positions just outside count at the side.
     """
-    inside = sorted(x for x in xs if clip[0] - tolerance <= x <= clip[2] + tolerance)
+    lo, hi = float(clip[0]), float(clip[2])
+    inside = sorted(min(max(x, lo), hi) for x in xs if lo - snap <= x <= hi + snap)
     positions = 0
     last = float("-inf")
     for x in inside:
-        if x - last > tolerance:
+        if x - last > snap:
             positions += 1
+            last = x
             if positions >= 3:
                 return True
-        last = x
     return False
 
 

@@ -164,12 +164,18 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
             right = [w for w in r if w[0] >= mid]
             if left and right:
                 both += 1
-                numeric += is_number(left[-1][4]) and is_number(right[0][4])
+                # A nil mark ("—") stands for a value.
+                numeric += _value(left[-1][4]) and _value(right[0][4])
         if both and numeric >= 0.6 * both:
             cuts.append(mid)
     lo = min(a for a, _ in phrases)
     hi = max(b for _, b in phrases)
     return [lo - 1, *sorted(cuts), hi + 1]
+
+
+def _value(text: str) -> bool:
+    """A number or a nil mark, its sign joined or not (``$—``)."""
+    return is_number(text) or bool(NIL_CELL.match(text.lstrip("$€£¥(")))
 
 
 def _cut_in(
@@ -436,6 +442,12 @@ def _spanning_starts(
     return out
 
 
+def _units_line(row: Sequence[str]) -> bool:
+    """A line holding only a units phrase (``(In millions)``), alone or repeated per column."""
+    filled = [c.strip() for c in row if c.strip()]
+    return bool(filled) and all(UNITS_LINE.match(c) for c in filled)
+
+
 def _join_wrapped_header_lines(
     grid: list[list[str]], rows: Sequence[Sequence[Word]]
 ) -> list[list[str]]:
@@ -454,13 +466,14 @@ def _join_wrapped_header_lines(
     )
     tops = [min(w[1] for w in r) for r in rows]
     pitches = sorted(b - a for a, b in zip(tops[first:], tops[first + 1 :], strict=False))
-    if first == 0 or len(pitches) < 2:
+    if first == 0 or not pitches:
         return grid
     tight = 0.8 * pitches[len(pitches) // 2]
     out: list[list[str]] = [grid[0]]
     for i in range(1, len(grid)):
-        # A units line and a label-column line (a section label) are rows of their own.
-        own = grid[i][0].strip() or any(UNITS_LINE.match(c.strip()) for c in grid[i] + out[-1])
+        # A units line and a label-column line (a section label) are rows of their own;
+        # "(in years)" under one column's header among others is that header's last line.
+        own = grid[i][0].strip() or _units_line(grid[i]) or _units_line(out[-1])
         if i < first and tops[i] - tops[i - 1] < tight and not own:
             out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
         else:

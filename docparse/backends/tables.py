@@ -24,6 +24,7 @@ from typing import TypeVar
 from docparse.backends.table_candidates import (
     PageInputs,
     Word,
+    is_number,
     numeric_regions,
     overlaps,
     union,
@@ -39,13 +40,14 @@ from docparse.backends.table_checks import (
     text_line_count,
 )
 from docparse.backends.table_grid import (
+    baseline_rows,
     has_leaders,
     merge_symbol_cells,
     side_by_side_tables,
     stacked_tables,
     word_grid,
 )
-from docparse.backends.table_headers import UNITS_LINE, header_top
+from docparse.backends.table_headers import UNITS_LINE, header_top, is_data_row
 from docparse.backends.table_regions import (
     TABLE_CAPTION,
     TABLE_MARGIN,
@@ -82,6 +84,7 @@ __all__ = [
     "grid_fill",
     "grow_headers",
     "is_rule",
+    "join_cut_grids",
     "join_strips",
     "label_value_regions",
     "open_sides",
@@ -363,3 +366,62 @@ def join_strips(
             drop.update(strips)
     kept = [g for i, g in enumerate(found) if i not in drop]
     return sorted([*kept, *joined], key=top_left)
+
+
+def join_cut_grids(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[RegionGrid]:
+    """Ruled grids of one table cut apart at a row without rules, read again as one.
+
+    A table ruled under some rows only (its header, its last body row) comes
+    out of a ruled strategy as pieces one above the other: same columns,
+    same left and right edges, less than a row apart, the lower piece
+    starting with a row of values. A line of values below the last piece
+    with no row label (a column total under its rule) belongs to it too.
+    The pieces' band is read from its words (:func:`region_grids`, the
+    vertical rules as column boundaries) and replaces them when it holds
+    more non-empty cells.
+    """
+    out: list[tuple[tuple[float, float, float, float], list[list[str]], bool]] = []
+    for piece, rows in sorted(grids, key=lambda g: g[0][1]):
+        box = (float(piece[0]), float(piece[1]), float(piece[2]), float(piece[3]))
+        if out:
+            a, above, _ = out[-1]
+            pitch = (a[3] - a[1]) / max(len(above), 1)
+            width = max((len(r) for r in rows), default=0)
+            if (
+                abs(a[0] - box[0]) <= 4
+                and abs(a[2] - box[2]) <= 4
+                and 0 <= box[1] - a[3] <= pitch
+                and width == max((len(r) for r in above), default=0)
+                and rows
+                and is_data_row([c or "" for c in rows[0]])
+            ):
+                out[-1] = (union(a, box), [*above, *rows], True)
+                continue
+        out.append((box, list(rows), False))
+    if len(out) == len(grids):
+        return list(grids)
+    result: list[RegionGrid] = []
+    for band, rows, joined in out:
+        if not joined:
+            result.append((band, rows))
+            continue
+        box = band
+        pitch = (box[3] - box[1]) / max(len(rows), 1)
+        below = [
+            w
+            for w in inputs.words
+            if box[3] - 1 <= w[1] <= box[3] + pitch and w[0] >= box[0] - 2 and w[2] <= box[2] + 2
+        ]
+        rows_below = baseline_rows(below)
+        line = rows_below[0] if rows_below else []
+        unlabelled = all(w[0] > box[0] + 0.3 * (box[2] - box[0]) for w in line)
+        bottom = box[3]
+        if line and unlabelled and sum(is_number(w[4].lstrip("$")) for w in line) >= 2:
+            bottom = max(w[3] for w in line)
+        clip = (box[0] - 1, box[1] - 1, box[2] + 1, bottom + 1)
+        again = region_grids(inputs.words, clip, rules=vertical_rules(inputs.segments, clip))
+        if again and _filled(again[0][1]) > _filled(merge_symbol_cells([list(r) for r in rows])):
+            result.append(again[0])
+        else:
+            result.append((box, rows))
+    return result

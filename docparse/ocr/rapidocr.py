@@ -339,9 +339,9 @@ def char_boxes(piece: Image, quad: Any, rec: Sequence[Any]) -> list[Any] | None:
     boxes = []
     for x0, x1 in spans:
         a, b = x0 / w, x1 / w
-        boxes.append(
-            [tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a]
-        )
+        # Whole pixels, truncated as rapidocr does: the layout sees the same boxes.
+        corners = [tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a]
+        boxes.append([np.trunc(c) for c in corners])
     return [text, score, boxes, chars, list(confs)[: len(chars)]]
 
 

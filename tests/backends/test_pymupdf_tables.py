@@ -11,9 +11,11 @@ import pytest
 
 from docparse.backends.pymupdf_tables import (
     CharList,
+    chars_in_clip,
     fast_path_available,
     find_ruled_tables,
     install_indexed_check,
+    page_chars,
     text_chars,
 )
 
@@ -53,6 +55,60 @@ def test_same_tables_as_find_tables(strategy: str) -> None:
                 assert [t.cells for t in mine] == [t.cells for t in theirs], (pdf.name, page.number)
                 tables += len(mine)
     assert tables >= 5
+
+
+def test_page_chars_serve_every_clip() -> None:
+    """One text page per page: a clip's characters picked from it are the clip text page's
+    printed characters (and a few across its edges), and the search finds the same tables."""
+    import pymupdf
+    from pymupdf import table
+
+    def printed(chars: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        keys = ("x0", "top", "x1", "bottom", "y0", "y1")
+        rows = [(c["text"], *(round(c[k], 3) for k in keys)) for c in chars]
+        return sorted(r for r in rows if not r[0].isspace())
+
+    compared = 0
+    flags = table.FLAGS & ~pymupdf.TEXT_COLLECT_STYLES
+    old = bool(pymupdf.TOOLS.set_small_glyph_heights())
+    for pdf in _pdfs():
+        with pymupdf.open(pdf) as doc:
+            for page in doc:
+                every = page_chars(page)
+                r = page.rect
+                # Clips that cut through text lines and words, and the whole page.
+                for clip in (tuple(r), (r.x0 + 90, r.y0 + 133, r.x1 - 61, r.y1 - 207)):
+                    pymupdf.TOOLS.set_small_glyph_heights(True)
+                    try:
+                        own = text_chars(page, page.get_textpage(clip=clip, flags=flags))
+                    finally:
+                        pymupdf.TOOLS.set_small_glyph_heights(old)
+                    picked = chars_in_clip(every, clip)
+                    mine, theirs = printed(picked), printed(own)
+                    assert set(theirs) <= set(mine), (pdf.name, page.number, clip)
+                    # MuPDF drops a glyph whose outline misses the clip though its
+                    # box reaches in: only characters across the clip's edges differ.
+                    for c in set(mine) - set(theirs):
+                        x0, top, x1, bottom = c[1:5]
+                        inside = clip[0] <= x0 and x1 <= clip[2] and clip[1] <= top
+                        assert not (inside and bottom <= clip[3]), (pdf.name, c, clip)
+                    compared += len(theirs)
+                    for strategy in ("lines", "lines_strict"):
+                        mine = find_ruled_tables(page, clip, page.get_drawings(), strategy, picked)
+                        theirs = find_ruled_tables(page, clip, page.get_drawings(), strategy)
+                        assert [t.cells for t in mine] == [t.cells for t in theirs]
+    assert compared > 1000
+
+
+def test_chars_in_clip_needs_overlap() -> None:
+    """A character touching the clip's edge is outside it; one reaching over it is inside."""
+    chars = [
+        {"x0": 0.0, "x1": 10.0, "top": 0.0, "bottom": 10.0, "text": "a"},
+        {"x0": 10.0, "x1": 20.0, "top": 0.0, "bottom": 10.0, "text": "b"},
+        {"x0": 5.0, "x1": 15.0, "top": 5.0, "bottom": 15.0, "text": "c"},
+    ]
+    assert [c["text"] for c in chars_in_clip(chars, (10, 0, 30, 30))] == ["b", "c"]
+    assert isinstance(chars_in_clip(chars, (0, 0, 1, 1)), CharList)
 
 
 def test_rotated_page_same_tables(tmp_path: Path) -> None:

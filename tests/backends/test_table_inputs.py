@@ -14,6 +14,7 @@ import pytest
 
 import docparse
 from align.metrics.tables import adjacency_relations, adjacency_scores, cell_f1
+from docparse.backends.pymupdf import _TEXT_FLAGS
 from docparse.backends.table_candidates import can_split_columns, numeric_regions, ruled_clusters
 from docparse.backends.table_grid import merge_symbol_cells, shared_gaps, word_grid
 
@@ -80,17 +81,19 @@ def test_prose_page_runs_no_table_search(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 def test_page_text_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One MuPDF text page per page serves the spans and the words of the table finders."""
+    """One MuPDF text page per page serves the spans and the words of the table finders;
+    the ruled searches read one more per page (with find_tables' flags), none per clip."""
     import pymupdf
 
     made: list[int] = []
+    ruled: list[int] = []
     get_textpage = pymupdf.Page.get_textpage
     get_text = pymupdf.Page.get_text
 
-    def counted(self: Any, clip: Any = None, *a: Any, **k: Any) -> Any:
-        if clip is None:  # find_tables makes its own, clipped to its region
-            made.append(self.number)
-        return get_textpage(self, clip, *a, **k)
+    def counted(self: Any, clip: Any = None, flags: int = 0, *a: Any, **k: Any) -> Any:
+        assert clip is None, "a text page per clip"
+        (made if flags == _TEXT_FLAGS else ruled).append(self.number)
+        return get_textpage(self, clip, flags, *a, **k)
 
     def shared(self: Any, *a: Any, **k: Any) -> Any:
         assert k.get("textpage") is not None, "get_text made a text page of its own"
@@ -101,6 +104,7 @@ def test_page_text_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = docparse.parse(EU001, backend="pymupdf")
     assert sum(u.table is not None for u in doc.units) >= 5
     assert sorted(made) == list(range(doc.n_pages or 0))
+    assert ruled and len(set(ruled)) == len(ruled)
 
 
 def test_can_split_columns_needs_three_edge_positions() -> None:
@@ -109,6 +113,12 @@ def test_can_split_columns_needs_three_edge_positions() -> None:
     assert can_split_columns([50, 300, 170], clip)
     assert not can_split_columns([50, 300, 400, 500], clip)  # edges beside the region
     assert not can_split_columns([], clip)
+    # A listing's frame: stroke, fill and rule a point and a half apart on each side.
+    assert not can_split_columns([50, 51.5, 53, 297, 298.5, 300], clip)
+    assert can_split_columns([50, 53.5, 300], clip)  # more than the snap tolerance apart
+    # Positions just outside count at the clip's side (a line crossing it is cut there).
+    assert can_split_columns([47.5, 150, 300], clip)
+    assert not can_split_columns([40, 150, 300], clip)
 
 
 def test_boxed_paragraph_runs_no_table_search(

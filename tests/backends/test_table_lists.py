@@ -3,10 +3,11 @@ header row of a table without values."""
 
 from __future__ import annotations
 
-from docparse.backends.table_candidates import Word, ruled_clusters
-from docparse.backends.table_grid import side_by_side_tables
+from docparse.backends.table_candidates import PageInputs, Word, ruled_clusters
+from docparse.backends.table_grid import side_by_side_tables, word_grid
 from docparse.backends.table_headers import header_row_count
 from docparse.backends.table_lists import keyed_list_tables
+from docparse.backends.tables import join_cut_grids
 
 # AMD 10-K exhibit index geometry (Chromium print): keys centred near x 126-140,
 # text from x 151, wrapped lines 11 pt apart, entries 20 pt apart.
@@ -123,3 +124,101 @@ def test_a_repeated_header_over_values_without_labels_is_one_table() -> None:
         vals += [(425, "$"), (460, "1,118"), (515, "—")]
         words += row(135 + 13 * i, vals)
     assert side_by_side_tables(words, (30, 100, 580, 200)) == [(30, 100, 580, 200)]
+
+
+def test_a_units_phrase_ending_one_column_header_is_part_of_it() -> None:
+    # AMD 10-K p128: "(in years)" ends the last column's wrapped header, beside
+    # "of Shares"; the units line under all of them stays a row of its own.
+    spec = [
+        (266, 184.8, "Number"),
+        (330, 184.8, "Intrinsic"),
+        (410, 184.8, "Contractual Life"),
+        (262, 193.0, "of Shares"),
+        (330, 193.0, "Value"),
+        (410, 193.0, "(in years)"),
+        (280, 205.0, "(In millions except share price)"),
+        (35, 215.2, "Granted"),
+        (270, 215.2, "17"),
+        (340, 215.2, "$92"),
+        (420, 215.2, "1.67"),
+        (35, 228.7, "Forfeited"),
+        (270, 228.7, "(2)"),
+        (340, 228.7, "$98"),
+        (420, 228.7, "1.70"),
+        (35, 241.4, "Vested"),
+        (270, 241.4, "(9)"),
+        (340, 241.4, "$86"),
+        (420, 241.4, "1.80"),
+    ]
+    words = [w for x, top, text in spec for w in _line(x, top, text)]
+    found = word_grid(words, (30, 180, 520, 260))
+    assert found is not None
+    rows = found[1]
+    assert rows[0] == ["", "Number of Shares", "Intrinsic Value", "Contractual Life (in years)"]
+    assert [c for c in rows[1] if c] == ["(In millions except share price)"]
+    assert header_row_count(rows) == 2
+
+
+def test_pieces_of_one_ruled_table_and_its_total_row_are_one_grid() -> None:
+    # AMD 10-K p121: ruled under the header and the first body row only, so a
+    # ruled strategy gives two pieces; the column totals sit below the rules.
+    def row(top: float, cells: list[tuple[float, str]]) -> list[Word]:
+        return [w for x, t in cells for w in _line(x, top, t)]
+
+    words = row(103, [(300, "Cost"), (385, "Value"), (470, "Cost"), (550, "Value")])
+    body = [("Due within 1 year", "1,224", "1,218", "1,118"), ("Due later", "159", "156", "—")]
+    body.append(("Due last", "41", "38", "—"))
+    for i, (label, *vals) in enumerate(body):
+        cells = [(40, label), (255, "$")] if i == 0 else [(40, label)]
+        cells += [(x, v) for x, v in zip((300, 385, 470, 550), [*vals, vals[-1]], strict=True)]
+        words += row(120 + 13 * i, cells)
+    words += row(160, [(255, "$"), (300, "1,424"), (385, "1,412"), (470, "1,118"), (550, "1,118")])
+    inputs = PageInputs(612, 792, tuple(words), ())
+    first = ((35.0, 103.0, 580.0, 131.0), [["", "Cost", "Value", "Cost", "Value"]])
+    first[1].append(["Due within 1 year", "$1,224", "$1,218", "$1,118", "$1,118"])
+    second = ((35.0, 133.0, 580.0, 157.0), [["Due later", "159", "156", "—", "—"]])
+    second[1].append(["Due last", "41", "38", "—", "—"])
+    (joined,) = join_cut_grids([first, second], inputs)
+    assert [r[0] for r in joined[1]] == ["", "Due within 1 year", "Due later", "Due last", ""]
+    assert joined[1][-1] == ["", "$1,424", "1,412", "1,118", "1,118"]
+    assert joined[1][2] == ["Due later", "159", "156", "—", "—"]
+
+
+def test_nil_values_with_signs_keep_their_columns_under_centred_dates() -> None:
+    # AMD 10-K p121: two dates centred over two columns each, wrapped column
+    # headers, two body rows, "$ —" nil values in the first.
+    spec = [
+        (303, 251.0, "December 31, 2022"),
+        (464, 251.0, "December 25, 2021"),
+        (282, 262.0, "Carrying"),
+        (360, 262.0, "Estimated"),
+        (444, 262.0, "Carrying"),
+        (522, 262.0, "Estimated"),
+        (283, 270.0, "Amount"),
+        (360, 270.0, "Fair Value"),
+        (445, 270.0, "Amount"),
+        (522, 270.0, "Fair Value"),
+        (397, 282.0, "(In millions)"),
+        (35, 294.0, "Current portion, net"),
+        (262, 294.0, "$"),
+        (326, 294.0, "—"),
+        (342, 294.0, "$"),
+        (408, 294.0, "—"),
+        (424, 294.0, "$"),
+        (478, 294.0, "312"),
+        (504, 294.0, "$"),
+        (559, 294.0, "326"),
+        (35, 306.0, "Long-term debt, net"),
+        (306, 306.0, "2,467"),
+        (388, 306.0, "2,281"),
+        (488, 306.0, "1"),
+        (564, 306.0, "15"),
+    ]
+    words = [w for x, top, text in spec for w in _line(x, top, text)]
+    found = word_grid(words, (30, 245, 580, 320))
+    assert found is not None
+    rows = found[1]
+    assert rows[-2] == ["Current portion, net", "$—", "$—", "$312", "$326"]
+    assert rows[-1] == ["Long-term debt, net", "2,467", "2,281", "1", "15"]
+    head = ["Carrying Amount", "Estimated Fair Value"]
+    assert rows[1] == ["", *head, *head]
