@@ -119,7 +119,7 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     append = lines.append
     for row in rows:
         if len(row) == 1:
-            append(new_line((row[0],), row[0].bbox))
+            append(_one_span_line(row[0]))
             continue
         row.sort(key=_left)
         cur: list[TextSpan] = [row[0]]
@@ -178,8 +178,40 @@ def _attach_scripts(
 
 def _line(spans: list[TextSpan]) -> Line:
     if len(spans) == 1:
-        return new_line((spans[0],), spans[0].bbox)
-    return new_line(tuple(spans), union_boxes([s.bbox for s in spans]))
+        return _one_span_line(spans[0])
+    line = new_line(tuple(spans), union_boxes([s.bbox for s in spans]))
+    # Size and bold as Line's properties work them out, in one pass: the
+    # size of spans all of one size is that size to 0.1 pt (else left to
+    # the property); bold when every span with text is bold.
+    size = spans[0].size
+    same = True
+    text = False
+    bold = True
+    for s in spans:
+        if s.size != size:
+            same = False
+        if s.text.strip():
+            text = True
+            if not s.bold:
+                bold = False
+    _, _, _, ssize, sbold = _LINE_SET
+    if same:
+        ssize(line, round(size, 1))
+    sbold(line, text and bold)
+    return line
+
+
+def _one_span_line(span: TextSpan) -> Line:
+    """The line of one span, its text, size and bold already set: what
+    :class:`~docparse.backends.pages.Line`'s properties work out for one span
+    (its text; its size to 0.1 pt; bold when it is bold and not blank), at
+    no cost."""
+    line = new_line((span,), span.bbox)
+    _, _, stext, ssize, sbold = _LINE_SET
+    stext(line, span.text)
+    ssize(line, round(span.size, 1))
+    sbold(line, bool(span.bold) and bool(span.text.strip()))
+    return line
 
 
 def union_boxes(boxes: Sequence[BBox]) -> BBox:

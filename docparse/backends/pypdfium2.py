@@ -172,9 +172,10 @@ class _Runs:
         self.rects: list[tuple[float, float, float, float]] = []
         get_rect, append = calls.get_rect, self.rects.append
         b0, b1, b2, b3 = box
+        r0, r1, r2, r3 = refs
         for i in range(n):
             # GetRect's order is left, top, right, bottom.
-            get_rect(handle, i, *refs)
+            get_rect(handle, i, r0, r1, r2, r3)
             append((b0.value, b3.value, b2.value, b1.value))
 
     def mark_unmapped(self, ranges: Iterable[tuple[int, int]]) -> int:

@@ -174,7 +174,8 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
 
 
 def _value(text: str) -> bool:
-    return is_number(text) or bool(NIL_CELL.match(text))
+    """A number or a nil mark, its sign joined or not (``$—``)."""
+    return is_number(text) or bool(NIL_CELL.match(text.lstrip("$€£¥(")))
 
 
 def _cut_in(
@@ -465,7 +466,7 @@ def _join_wrapped_header_lines(
     )
     tops = [min(w[1] for w in r) for r in rows]
     pitches = sorted(b - a for a, b in zip(tops[first:], tops[first + 1 :], strict=False))
-    if first == 0 or len(pitches) < 2:
+    if first == 0 or not pitches:
         return grid
     tight = 0.8 * pitches[len(pitches) // 2]
     out: list[list[str]] = [grid[0]]

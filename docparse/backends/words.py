@@ -50,7 +50,7 @@ def expand_ligatures(text: str) -> str:
 def vocabulary(lines: Iterable[str]) -> set[str]:
     """Lower-cased words of ``lines``, leaving out line-final hyphenated fragments."""
     vocab: set[str] = set()
-    lower = str.lower
+    heads: list[str] = []
     for line in lines:
         toks = line.split()
         if not toks:
@@ -66,11 +66,12 @@ def vocabulary(lines: Iterable[str]) -> set[str]:
             # but the complete parts before it are ("state-of-the-").
             parts = tok.split("-")[:-1]
             vocab.update(p.lower() for p in parts if p.isalpha())
-        # Words never span whitespace, so the line's words are its tokens'
-        # words: one regex scan a line, not one a token.
-        vocab.update(map(lower, _WORD_RE.findall(head)))
+        heads.append(head)
         if "-" in head:
             vocab.update(tok.strip(".,;:()[]\"'").lower() for tok in toks if "-" in tok)
+    # Words never span whitespace, so the lines' words are the words of the
+    # lines joined by line breaks: one regex scan in all.
+    vocab.update(map(str.lower, _WORD_RE.findall("\n".join(heads))))
     return vocab
 
 

@@ -60,3 +60,37 @@ def test_lines_split_at_gutters_and_blocks_join_adjacent_lines() -> None:
     blocks = blocks_from_lines(lines)
     assert [[ln.text for ln in b.lines] for b in blocks] == [["left 2col", "next"], ["right"]]
     assert blocks[0].bbox == BBox(50.0, 99.0, 98.0, 122.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "bold"),
+    [("word", 9.96, True), ("  ", 12.0, True), ("x", 0.0, False), ("Title", 14.347, False)],
+)
+def test_one_span_line_sets_what_the_properties_give(text: str, size: float, bold: bool) -> None:
+    span = TextSpan(text, BBox(1.0, 2.0, 30.0, 12.0), size, bold, "F")
+    (made,) = lines_from_spans([span])
+    plain = Line((span,), span.bbox)
+    assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
+    assert type(made.size) is type(plain.size) and type(made.bold) is type(plain.bold)
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [
+        [("a", 10.0, True), ("b", 10.0, True)],
+        [("a", 10.0, True), (" ", 10.0, False), ("b", 10.0, True)],
+        [("a", 10.0, False), ("bb", 8.04, True), ("ccc", 10.0, True)],
+        [(" ", 9.0, True), ("  ", 9.0, False)],
+    ],
+)
+def test_many_span_line_sets_what_the_properties_give(
+    spans: list[tuple[str, float, bool]],
+) -> None:
+    made_spans = [
+        TextSpan(t, BBox(10.0 * k, 2.0, 10.0 * k + 5.0, 12.0), size, bold)
+        for k, (t, size, bold) in enumerate(spans)
+    ]
+    (made,) = lines_from_spans(made_spans)
+    plain = Line(tuple(made_spans), made.bbox)
+    assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
+    assert type(made.bold) is type(plain.bold)

@@ -182,3 +182,43 @@ def test_pieces_of_one_ruled_table_and_its_total_row_are_one_grid() -> None:
     assert [r[0] for r in joined[1]] == ["", "Due within 1 year", "Due later", "Due last", ""]
     assert joined[1][-1] == ["", "$1,424", "1,412", "1,118", "1,118"]
     assert joined[1][2] == ["Due later", "159", "156", "—", "—"]
+
+
+def test_nil_values_with_signs_keep_their_columns_under_centred_dates() -> None:
+    # AMD 10-K p121: two dates centred over two columns each, wrapped column
+    # headers, two body rows, "$ —" nil values in the first.
+    spec = [
+        (303, 251.0, "December 31, 2022"),
+        (464, 251.0, "December 25, 2021"),
+        (282, 262.0, "Carrying"),
+        (360, 262.0, "Estimated"),
+        (444, 262.0, "Carrying"),
+        (522, 262.0, "Estimated"),
+        (283, 270.0, "Amount"),
+        (360, 270.0, "Fair Value"),
+        (445, 270.0, "Amount"),
+        (522, 270.0, "Fair Value"),
+        (397, 282.0, "(In millions)"),
+        (35, 294.0, "Current portion, net"),
+        (262, 294.0, "$"),
+        (326, 294.0, "—"),
+        (342, 294.0, "$"),
+        (408, 294.0, "—"),
+        (424, 294.0, "$"),
+        (478, 294.0, "312"),
+        (504, 294.0, "$"),
+        (559, 294.0, "326"),
+        (35, 306.0, "Long-term debt, net"),
+        (306, 306.0, "2,467"),
+        (388, 306.0, "2,281"),
+        (488, 306.0, "1"),
+        (564, 306.0, "15"),
+    ]
+    words = [w for x, top, text in spec for w in _line(x, top, text)]
+    found = word_grid(words, (30, 245, 580, 320))
+    assert found is not None
+    rows = found[1]
+    assert rows[-2] == ["Current portion, net", "$—", "$—", "$312", "$326"]
+    assert rows[-1] == ["Long-term debt, net", "2,467", "2,281", "1", "15"]
+    head = ["Carrying Amount", "Estimated Fair Value"]
+    assert rows[1] == ["", *head, *head]
