@@ -12,9 +12,11 @@ import re
 from collections.abc import Sequence
 
 from docparse.backends.items import Item, PageItems
+from docparse.model import BBox
 
 #: A mark printed on the footnote's baseline rather than raised ("1 See ...").
-_INLINE_MARK = re.compile(r"^([0-9]{1,3}|[*†‡§¶‖#]{1,3}|[a-z])(?=\s*\S)")
+#: A section number (``2.5.``) is no mark, nor the first digit of a number (``12``).
+_INLINE_MARK = re.compile(r"^([0-9]{1,3}(?![0-9])(?![.,]\d)|[*†‡§¶‖#]{1,3}|[a-z])(?=\s*\S)")
 
 
 def footnote_mark(it: Item, marks: set[str]) -> str:
@@ -34,6 +36,36 @@ def _below_body(it: Item, page: PageItems, body: float) -> bool:
         if overlap > 0 and o.bbox.y0 >= it.bbox.y1 - 1 and o.size > 0.92 * body:
             return False
     return True
+
+
+def _split_at_next_marks(it: Item, marks: set[str]) -> list[Item]:
+    """Cut a footnote item where a line starts with the next footnote's mark.
+
+    Footnotes set one under another with their marks on the baseline
+    (``2. Either ...`` / ``3. For reasons ...``) come as one block; a line
+    that opens with the number after the previous one, cited on the page,
+    starts the next footnote. Its box is the item's share of those lines.
+    """
+    m = _INLINE_MARK.match(it.text)
+    # After a symbol's note (``†``) the numbered notes start at 1.
+    number = int(m.group(1)) if m and m.group(1).isdigit() else 0
+    cuts = [0]
+    for i, line in enumerate(it.lines[1:], 1):
+        nxt = re.match(r"^([0-9]{1,3})[.)]?\s", line.strip())
+        if nxt and int(nxt.group(1)) == number + 1 and nxt.group(1) in marks:
+            cuts.append(i)
+            number += 1
+    if len(cuts) == 1:
+        return [it]
+    out = []
+    step = (it.bbox.y1 - it.bbox.y0) / max(len(it.lines), 1)
+    for a, b in zip(cuts, [*cuts[1:], len(it.lines)], strict=True):
+        box = BBox(it.bbox.x0, it.bbox.y0 + a * step, it.bbox.x1, it.bbox.y0 + b * step)
+        part = Item(it.page, box, it.lines[a:b], it.size, it.bold, font=it.font, col=it.col)
+        part.kind = "footnote"
+        out.append(part)
+    out[0].marker = it.marker
+    return out
 
 
 def mark_footnotes(pages: Sequence[PageItems], body: float) -> None:
@@ -62,3 +94,9 @@ def mark_footnotes(pages: Sequence[PageItems], body: float) -> None:
                 last = None
         if dropped:
             page.items = [it for it in page.items if id(it) not in dropped]
+        split: list[Item] = []
+        for it in page.items:
+            split.extend(
+                _split_at_next_marks(it, page.superscripts) if it.kind == "footnote" else [it]
+            )
+        page.items = split

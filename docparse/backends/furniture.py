@@ -71,16 +71,18 @@ def _near_table(it: Item, page: PageItems) -> bool:
     return False
 
 
-def _protected(it: Item, page: PageItems) -> bool:
+def _protected(it: Item, page: PageItems, top: bool) -> bool:
     """Text that is content wherever it sits: captions, footnotes, table headers.
 
     A line right above or below a table is counted apart (see
     :func:`mark_furniture`): it is content when it is near a table on most
-    of the pages it repeats on.
+    of the pages it repeats on. Footnotes are at the foot of a page: a
+    running head at the top that opens with a number cited on the page
+    (``2.5. DEBIAN DOCUMENTATION`` on a page citing note 2) is no footnote.
     """
-    if it.kind == "footnote" or it.marker or CAPTION.match(it.text) or _TABLE_HEAD.search(it.text):
+    if it.kind == "footnote" or CAPTION.match(it.text) or _TABLE_HEAD.search(it.text):
         return True
-    return bool(footnote_mark(it, page.superscripts))
+    return not top and (bool(it.marker) or bool(footnote_mark(it, page.superscripts)))
 
 
 def body_font(pages: Sequence[PageItems]) -> str:
@@ -142,7 +144,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
         seen: set[str] = set()
         for it, top in _margin_items(p):
             text = it.text.strip()
-            if len(text.split()) > 25 or len(it.lines) > 3 or _protected(it, p):
+            if len(text.split()) > 25 or len(it.lines) > 3 or _protected(it, p, top):
                 continue
             if _near_table(it, p):
                 # A table's header or units line repeats on every statement

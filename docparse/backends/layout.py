@@ -556,6 +556,10 @@ def assemble_pages(
                 UnitDraft(kind="heading", text=text, raw=raw, section=parents, provenance=prov)
             )
             continue
+        if kind == "footnote" and it.marker and text.startswith(it.marker):
+            # The raised mark printed against the note's first word ("4We").
+            rest = text[len(it.marker) :]
+            text = f"{it.marker} {rest.lstrip()}" if rest.strip() else text
         if kind == "paragraph" and (
             after_abstract_heading or re.match(r"^abstract\b\W", text, re.IGNORECASE)
         ):

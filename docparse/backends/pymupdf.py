@@ -209,8 +209,10 @@ class PageTables:
     rules: list[tuple[float, float, float]]
     #: ``get_drawings()``-form conversions of ``paths`` by index, made on first use.
     converted: dict[int, dict[str, Any]] = field(default_factory=dict)
-    #: The characters of the ruled searches (:func:`page_chars`), read on the first one.
+    #: The characters of the ruled searches (:func:`page_chars`), read on the first one,
+    #: inside ``chars_region`` (the box around every clip searched; the page when unset).
     chars: CharList | None = None
+    chars_region: tuple[float, float, float, float] | None = None
 
     def drawings(self, indices: list[int]) -> list[dict[str, Any]]:
         """Fresh ``get_drawings()``-form copies of the paths at ``indices``.
@@ -248,8 +250,10 @@ class PageTables:
             chars = None
             if not self.page.rotation:
                 if self.chars is None:
-                    self.chars = page_chars(self.page)
-                chars = chars_in_clip(self.chars, clip)
+                    self.chars = page_chars(self.page, self.chars_region)
+                # One clip searched: its own text page, as find_tables reads it.
+                same = self.chars_region is not None and tuple(clip) == self.chars_region
+                chars = self.chars if same else chars_in_clip(self.chars, clip)
             return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy, chars)
         if _HAS_USE_LAYOUT:
             settings["use_layout"] = self.config.table_layout_model
@@ -498,6 +502,14 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
         return run(page_clip, strategy="text")
     # Ruled tables only where rules cross: a page of prose and plots costs nothing here.
     clusters = within_margins(ruled_clusters(pt.inputs.segments, pt.inputs.words))
+    if clusters:
+        # The ruled searches' characters are read once, around every cluster.
+        pt.chars_region = (
+            min(c[0] for c in clusters),
+            min(c[1] for c in clusters),
+            max(c[2] for c in clusters),
+            max(c[3] for c in clusters),
+        )
     found: list[Grid] = []
     for clip in clusters:
         lined = run(clip, strategy="lines")

@@ -216,16 +216,17 @@ def _text_flags(table: Any) -> int:
     return int(table.FLAGS & ~load_pymupdf().TEXT_COLLECT_STYLES)
 
 
-def page_chars(page: Any) -> CharList:
-    """Every character of an unrotated ``page`` as :func:`find_ruled_tables` reads them.
+def page_chars(page: Any, clip: Any = None) -> CharList:
+    """The characters of an unrotated ``page`` (in ``clip``) as the ruled search reads them.
 
-    One text page of the whole page, made as ``find_tables`` makes its clip's
-    (the same flags, glyph-tight boxes). A page searched in several clips reads
-    its text once: :func:`chars_in_clip` picks each clip's characters from it.
+    One text page, made as ``find_tables`` makes its clip's (the same flags,
+    glyph-tight boxes). A page searched in several clips reads its text once,
+    clipped to the box around them all: :func:`chars_in_clip` picks each clip's
+    characters from it; for a single clip it is that clip's own text page.
     """
     table = _table_module()
     with _TextState():
-        return text_chars(page, page.get_textpage(flags=_text_flags(table)))
+        return text_chars(page, page.get_textpage(clip=clip, flags=_text_flags(table)))
 
 
 def chars_in_clip(chars: Iterable[dict[str, Any]], clip: Any) -> CharList:

@@ -284,7 +284,13 @@ def merge_symbol_cells(grid: list[list[str]]) -> list[list[str]]:
                     row[i] = ""
             elif _CLOSER.match(text):
                 j = next((k for k in range(i - 1, -1, -1) if row[k].strip()), None)
-                if j is not None and (row[j].strip()[-1:].isdigit() or is_number(row[j].strip())):
+                left = row[j].strip() if j is not None else ""
+                # A nil mark takes its unit too ("— %" prints "—%", as the twin has it).
+                if j is not None and (
+                    left[-1:].isdigit()
+                    or is_number(left)
+                    or (text.startswith("%") and bool(NIL_CELL.match(left)))
+                ):
                     row[j] = row[j].strip() + text
                     row[i] = ""
     width = max((len(r) for r in out), default=0)

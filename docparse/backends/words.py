@@ -158,7 +158,7 @@ def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, .
 
     Table finders split a cell printed on two lines into two rows when the
     PDF draws a box per text line or when rows are found from text lines.
-    Two cases are folded back; empty rows are dropped.
+    Three cases are folded back; empty rows are dropped.
 
     * A row holding exactly one non-empty cell, below a row holding that cell
       and at least one other, whose text reads as a continuation (starts in
@@ -170,6 +170,10 @@ def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, .
       text starts with "("; lower case alone is common in headers): the two
       lines are one header row ("Margin of" / "error (±)"), and the cells of
       the lower line under empty cells move up with it.
+    * A row label alone on its line (not a section label ending in ":"),
+      above a row of values whose label continues it ("Increases to tax
+      positions taken in" / "acquisitions | 252 | —"): one row, the values
+      on the last line as statements print them.
     """
     out: list[list[str]] = []
     in_header = True
@@ -188,6 +192,20 @@ def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, .
                 prev[col] = above + joiner + text
                 continue
         data = is_data_row(row)
+        # A row label wrapped over two lines, its values on the last line (a
+        # statement's values stand at the bottom of their row): the label line
+        # alone above is the label's start. A section label ends with ":".
+        if out and filled[0] == 0 and len(filled) > 1 and data:
+            prev = out[-1]
+            label = prev[0].strip()
+            alone = label and not any(c.strip() for c in prev[1:])
+            if (
+                alone
+                and not label.endswith(":")
+                and _continues(label, row[0].strip(), lower_case=True)
+            ):
+                out[-1] = [f"{label} {row[0].strip()}", *row[1:]]
+                continue
         if out and in_header and not data and len(filled) > 1:
             prev = out[-1]
             shared = [i for i in filled if i < len(prev) and prev[i].strip()]

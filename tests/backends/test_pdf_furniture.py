@@ -6,7 +6,8 @@ from synthetic_pages import block as _block
 from synthetic_pages import build as _build
 from synthetic_pages import line as _line
 
-from docparse.backends.base import Block, PageContent
+from docparse.backends.base import Block, Line, PageContent, TextSpan
+from docparse.model import BBox
 
 
 def _prose(y: float) -> Block:
@@ -54,3 +55,28 @@ def test_a_banner_with_two_kinds_of_banner_text_is_furniture_in_the_body_style()
     cited = _block(_line("as shown in Vol. 3 of the series.", 72, 95))
     kept = _build([PageContent(1, 612, 792, blocks=(cited, _prose(105), _prose(300)))])
     assert not [u for u in kept.units if u.kind == "furniture"]
+
+
+def _citing(mark: str, y: float) -> Block:
+    """A body line that cites footnote ``mark`` (a raised span after its text)."""
+    text = "A sentence of the body that cites a note"
+    body = _line(text, 72, y)
+    sup = BBox(body.bbox.x1, y - 2, body.bbox.x1 + 3, y + 6)
+    spans = (*body.spans, TextSpan(mark, sup, 6.0, False, "Times"))
+    return _block(Line(spans, body.bbox.union(sup)))
+
+
+def test_running_heads_and_page_numbers_are_no_footnotes_on_pages_citing_notes() -> None:
+    # Right-hand running heads carry the current section ("2.5. DOCUMENTATION"),
+    # page numbers run on; the pages cite footnotes 1 and 2.
+    pages = []
+    for n in range(1, 7):
+        head = _block(_line(f"2.{n}. SECTION NUMBER {n}", 380, 36, 9, "Italic"))
+        number = _block(_line(str(10 + n), 72, 760))
+        blocks = (head, _prose(150), _citing("1", 250), _citing("2", 270), _prose(300), number)
+        pages.append(PageContent(n, 612, 792, blocks=blocks))
+    doc = _build(pages)
+    furniture = {u.text for u in doc.units if u.kind == "furniture"}
+    assert "2.2. SECTION NUMBER 2" in furniture
+    assert "12" in furniture
+    assert not [u for u in doc.units if u.kind == "heading"]

@@ -4,10 +4,11 @@ header row of a table without values."""
 from __future__ import annotations
 
 from docparse.backends.table_candidates import PageInputs, Word, ruled_clusters
-from docparse.backends.table_grid import side_by_side_tables, word_grid
+from docparse.backends.table_grid import merge_symbol_cells, side_by_side_tables, word_grid
 from docparse.backends.table_headers import header_row_count
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.tables import join_cut_grids
+from docparse.backends.words import merge_continuation_rows
 
 # AMD 10-K exhibit index geometry (Chromium print): keys centred near x 126-140,
 # text from x 151, wrapped lines 11 pt apart, entries 20 pt apart.
@@ -222,3 +223,30 @@ def test_nil_values_with_signs_keep_their_columns_under_centred_dates() -> None:
     assert rows[-1] == ["Long-term debt, net", "2,467", "2,281", "1", "15"]
     head = ["Carrying Amount", "Estimated Fair Value"]
     assert rows[1] == ["", *head, *head]
+
+
+def test_a_label_wrapped_above_its_values_is_one_row() -> None:
+    rows = [
+        ["", "December 31, 2022", "December 25, 2021"],
+        ["Balance at beginning of year", "$275", "$119"],
+        ["Increases to tax positions taken in", "", ""],
+        ["acquisitions", "252", "—"],
+        ["Current assets:", "", ""],
+        ["Cash", "1", "2"],
+    ]
+    got = merge_continuation_rows(rows)
+    assert got[2] == ("Increases to tax positions taken in acquisitions", "252", "—")
+    # A section label stays a row of its own.
+    assert got[3] == ("Current assets:", "", "")
+    assert len(got) == 5
+
+
+def test_a_nil_value_takes_its_percent_sign() -> None:
+    grid = [
+        ["Expected dividends", "—", "%", "—", "%"],
+        ["Expected volatility", "51.28", "%", "57.87", "%"],
+    ]
+    assert merge_symbol_cells(grid) == [
+        ["Expected dividends", "—%", "—%"],
+        ["Expected volatility", "51.28%", "57.87%"],
+    ]
