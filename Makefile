@@ -30,6 +30,7 @@ demo: setup
 
 lint: setup
 	$(BIN)/ruff check docparse align tests benchmarks
+	$(BIN)/ruff format --check docparse align tests benchmarks
 
 typecheck: setup
 	$(BIN)/mypy

@@ -148,7 +148,6 @@ def test_a_header_centred_over_a_column_group_is_placed_at_its_first_column() ->
     assert top.index("Year of data") == under.index("2007-08")
 
 
-
 def test_a_label_value_list_is_a_table_and_a_table_of_contents_is_not() -> None:
     from docparse.backends.table_regions import label_value_regions
 
