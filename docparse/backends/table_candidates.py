@@ -323,6 +323,27 @@ def vertical_rules(segments: Iterable[Segment], clip: Sequence[float]) -> list[f
     )
 
 
+def phrase_gap(words: Sequence[Word]) -> float:
+    """The gap between two words that splits a row into phrases (cells).
+
+    0.8 times the median word height: wider than a word space at any type
+    size, narrower than the gap between two columns. ``words`` is not empty.
+    """
+    heights = sorted(w[3] - w[1] for w in words)
+    return 0.8 * heights[len(heights) // 2]
+
+
+def words_box(words: Iterable[Word]) -> Box4:
+    """The smallest box holding every word of a non-empty ``words``."""
+    ws = list(words)
+    return (
+        min(w[0] for w in ws),
+        min(w[1] for w in ws),
+        max(w[2] for w in ws),
+        max(w[3] for w in ws),
+    )
+
+
 def union(a: Sequence[float], b: Sequence[float]) -> Box4:
     """The smallest box holding both boxes."""
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-from docparse.backends.table_candidates import Box4, Word, is_number
+from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
 from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
 
 #: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
@@ -87,7 +87,7 @@ def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
     return rows
 
 
-def _phrases(row: Sequence[Word], min_gap: float) -> list[list[Word]]:
+def row_phrases(row: Sequence[Word], min_gap: float) -> list[list[Word]]:
     """A row's words split where the gap is wider than ``min_gap`` (cells of one row)."""
     out: list[list[Word]] = []
     for w in row:
@@ -134,7 +134,7 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
     """
     if not rows:
         return []
-    phrases = [(p[0][0], p[-1][2]) for r in rows for p in _phrases(r, min_gap)]
+    phrases = [(p[0][0], p[-1][2]) for r in rows for p in row_phrases(r, min_gap)]
     allowed = len(rows) // 10
     # Boundaries are placed from the rows of values: header words above them
     # (stacked, centred over two columns) would hide or shift them.
@@ -142,7 +142,7 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
     # a number inside a header phrase ("Postnatal Day 14").
     values = [r for r in rows if _value_count(r, min_gap) >= 2]
     body = values or list(rows)
-    body_phrases = [(p[0][0], p[-1][2]) for r in body for p in _phrases(r, min_gap)]
+    body_phrases = [(p[0][0], p[-1][2]) for r in body for p in row_phrases(r, min_gap)]
     cuts: list[float] = []
     for a, b in _free_stretches(phrases, allowed, min_gap):
         cut = _cut_in(a, b, body_phrases, 0.2 * min_gap)
@@ -182,7 +182,7 @@ def _value_count(row: Sequence[Word], min_gap: float) -> int:
     """
     return sum(
         len(p)
-        for p in _phrases(row, min_gap)
+        for p in row_phrases(row, min_gap)
         if all(is_number(w[4]) and w[4][-1] != "," for w in p)
     )
 
@@ -352,13 +352,12 @@ def word_grid(
     )
     if not inside:
         return None
-    heights = sorted(w[3] - w[1] for w in inside)
-    min_gap = 0.8 * heights[len(heights) // 2]
+    min_gap = phrase_gap(inside)
     rows = [attach_symbols(r) for r in baseline_rows(inside)]
     xs = sorted(edges) if edges else shared_gaps(rows, min_gap)
     if xs and not edges:
         # A line through a phrase is a cell's shading edge, not a column rule.
-        spans = [(p[0][0], p[-1][2]) for r in rows for p in _phrases(r, min_gap)]
+        spans = [(p[0][0], p[-1][2]) for r in rows for p in row_phrases(r, min_gap)]
         for x in rules:
             if (
                 xs[0] < x < xs[-1]
@@ -378,7 +377,7 @@ def word_grid(
         # With drawn edges, a phrase that crosses a rule is two cells; a phrase
         # of numbers set a space apart is several cells, one per number.
         pieces: list[list[Word]] = []
-        for p in [[w] for w in row] if edges else _phrases(row, min_gap):
+        for p in [[w] for w in row] if edges else row_phrases(row, min_gap):
             if len(p) > 1 and all(is_number(w[4]) for w in p):
                 pieces.extend([w] for w in p)
             else:
@@ -398,12 +397,7 @@ def word_grid(
         spanning.append(any(_spans(p, xs, min_gap) for p in pieces))
     grid = _join_wrapped_header_lines(grid, rows, min_gap, spanning)
     grid = _join_continued_rows(grid)
-    box = (
-        min(w[0] for w in inside),
-        min(w[1] for w in inside),
-        max(w[2] for w in inside),
-        max(w[3] for w in inside),
-    )
+    box = words_box(inside)
     return box, merge_symbol_cells(grid)
 
 
@@ -451,7 +445,7 @@ def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: flo
     and ``—`` open no label.
     """
     firsts = [
-        [w[4] for w in _phrases(attach_symbols([w for w in r if lo <= w[0] < hi]), min_gap)[0]]
+        [w[4] for w in row_phrases(attach_symbols([w for w in r if lo <= w[0] < hi]), min_gap)[0]]
         for r in rows
         if any(lo <= w[0] < hi for w in r)
     ]
@@ -690,13 +684,12 @@ def side_by_side_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Bo
     )
     if not inside:
         return whole
-    heights = sorted(w[3] - w[1] for w in inside)
-    min_gap = 0.8 * heights[len(heights) // 2]
+    min_gap = phrase_gap(inside)
     rows = baseline_rows(inside)
     for row in rows:
         if sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2:
             break  # only header lines above the body
-        phrases = _phrases(row, min_gap)
+        phrases = row_phrases(row, min_gap)
         texts = [" ".join(w[4] for w in p) for p in phrases]
         n = len(texts)
         for k in range(1, n // 2 + 1):

@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from docparse.backends.table_candidates import Box4, Word, is_number
-from docparse.backends.table_grid import _phrases, baseline_rows
+from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
+from docparse.backends.table_grid import baseline_rows, row_phrases
 
 #: List markers: bullets, ``1.``, ``(1)``, ``a)``, ``(iv)`` (the twin's list-table keys) and
 #: clause numbers closed by a dot (``5.8.``: a contract's numbered paragraphs).
@@ -81,10 +81,9 @@ def keyed_list_tables(
     # Cheap test first: most pages hold no three keys.
     if sum(bool(_KEY.match(w[4])) for w in inside) < 3:
         return []
-    heights = sorted(w[3] - w[1] for w in inside)
-    min_gap = 0.8 * heights[len(heights) // 2]
+    min_gap = phrase_gap(inside)
     rows = baseline_rows(inside)
-    lines = [_phrases(r, min_gap) for r in rows]
+    lines = [row_phrases(r, min_gap) for r in rows]
     keys = [_key_line(p) for p in lines]
     out: list[tuple[Box4, list[list[str]]]] = []
     i = 0
@@ -163,10 +162,4 @@ def _grid(
         ):
             grid.insert(0, [" ".join(w[4] for w in p) for p in head])
             used.extend(rows[start - 1])
-    box = (
-        min(w[0] for w in used),
-        min(w[1] for w in used),
-        max(w[2] for w in used),
-        max(w[3] for w in used),
-    )
-    return box, grid
+    return words_box(used), grid

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-from docparse.backends.table_candidates import Word, is_number
+from docparse.backends.table_candidates import Word, is_number, phrase_gap
 from docparse.backends.table_grid import baseline_rows, has_leaders, without_leaders
 from docparse.backends.table_headers import header_top
 
@@ -455,8 +455,7 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
     """
     if not words:
         return []
-    heights = sorted(w[3] - w[1] for w in words)
-    min_gap = 0.8 * heights[len(heights) // 2]
+    min_gap = phrase_gap(words)
     rows = baseline_rows(list(words))
     pieces = [_pieces(r, min_gap) for r in rows]
 
@@ -549,8 +548,7 @@ def without_prose_sides(
     inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
     if not inside:
         return (x0, y0, x1, y1)
-    heights = sorted(w[3] - w[1] for w in inside)
-    min_gap = 0.8 * heights[len(heights) // 2]
+    min_gap = phrase_gap(inside)
     rows = [p for p in (_pieces(r, min_gap) for r in baseline_rows(inside)) if len(p) >= 2]
     if len(rows) < 3:
         return (x0, y0, x1, y1)

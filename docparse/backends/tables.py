@@ -27,8 +27,10 @@ from docparse.backends.table_candidates import (
     is_number,
     numeric_regions,
     overlaps,
+    phrase_gap,
     union,
     vertical_rules,
+    words_box,
 )
 from docparse.backends.table_checks import (
     contents_list,
@@ -43,6 +45,7 @@ from docparse.backends.table_grid import (
     baseline_rows,
     has_leaders,
     merge_symbol_cells,
+    row_phrases,
     side_by_side_tables,
     stacked_tables,
     word_grid,
@@ -352,28 +355,12 @@ def _without_captions(words: Sequence[Word], clip: Box, captions: Sequence[Box])
     ]
     if not inside:
         return inside
-    heights = sorted(w[3] - w[1] for w in inside)
-    min_gap = 0.8 * heights[len(heights) // 2]
+    min_gap = phrase_gap(inside)
     # Phrases, not whole rows: a header line's pieces side by side are no caption's.
-    phrases: list[list[Word]] = []
-    for r in baseline_rows(inside):
-        start = len(phrases)
-        for w in r:
-            if len(phrases) > start and w[0] - phrases[-1][-1][2] <= min_gap:
-                phrases[-1].append(w)
-            else:
-                phrases.append([w])
     rows = [
-        (
-            (
-                min(w[0] for w in p),
-                min(w[1] for w in p),
-                max(w[2] for w in p),
-                max(w[3] for w in p),
-            ),
-            " ".join(w[4] for w in p),
-        )
-        for p in phrases
+        (words_box(p), " ".join(w[4] for w in p))
+        for r in baseline_rows(inside)
+        for p in row_phrases(r, min_gap)
     ]
     blocks = [*captions, *caption_blocks(rows)]
     if not blocks:
