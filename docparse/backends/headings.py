@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from docparse.backends.items import CAPTION, Item, PageItems, is_superscript
+from docparse.backends.lines import union_boxes
 from docparse.backends.pages import Block, Line, TextSpan
 from docparse.model import BBox
 
@@ -201,10 +202,7 @@ def join_number_blocks(blocks: Sequence[Block]) -> list[Block]:
 
 
 def _spans_box(spans: Sequence[TextSpan]) -> BBox:
-    box = spans[0].bbox
-    for s in spans[1:]:
-        box = box.union(s.bbox)
-    return box
+    return union_boxes([s.bbox for s in spans])
 
 
 def _capitals(it: Item) -> bool:
