@@ -21,6 +21,7 @@ import bisect
 import ctypes
 import importlib
 import itertools
+import operator
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from docparse.backends.base import (
     encrypted_error,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.lines import blocks_from_lines, lines_from_spans, new_bbox, new_span
+from docparse.backends.lines import blocks_from_lines, lines_from_spans, new_bboxes, new_spans
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
     TABLE_CAPTION,
@@ -331,6 +332,11 @@ class _Runs:
 
     def _text_bounds(self, starts: Sequence[int]) -> list[int]:
         """Where each run's text starts in the page text, and the text's end."""
+        if self.text is not None and self.n_units == self.n_chars and starts:
+            # The text holds one unit for each character it holds, from the
+            # first it holds to the last: as many units as characters means it
+            # holds them all, and a character's text index is its own.
+            return [0, *starts[1:], self.n_units]
         handle, to_text = self.handle, self.calls.text_index
         # The page text starts at the first character PDFium's text holds.
         base = self.text_index(0, self.n_chars)
@@ -395,44 +401,75 @@ def page_runs(
     # Each run's characters: from its first to the next run's first (the
     # first run also takes the characters before it, as its text does).
     bounds = [0, *starts[1:], reader.n_chars]
-    check = [
-        r
-        for r, (text, font) in enumerate(zip(texts, fonts, strict=False))
-        if not known.setdefault(font, set()).issuperset(text)
-    ]
+    get = known.get
+    check: list[int] = []
+    for r, text, font in zip(itertools.count(), texts, fonts, strict=False):
+        seen = get(font)
+        if seen is None:
+            seen = known[font] = set()
+        if not seen.issuperset(text):
+            check.append(r)
     if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
         texts = reader.texts(starts)
     for r in check:
         if "\ufffd" not in texts[r]:
             known[fonts[r]].update(texts[r])
     shown = reader.texts(starts, shown=True)
-    # A page with no unmapped glyph anywhere has none in a run: no scan a run.
-    dirty = count_unmapped("".join(shown)) > 0
-    calls, handle = reader.calls, reader.handle
-    font_size, font_weight = calls.font_size, calls.font_weight
-    bold_of: dict[str, bool] = {}
-    spans: list[TextSpan] = []
-    append = spans.append
     unmapped = 0
-    for (x0, y0, x1, y1), text, first, (font, _flags) in zip(
-        reader.rects, shown, starts, fonts, strict=False
-    ):
-        if dirty:
+    # A page with no unmapped glyph anywhere has none in a run: no scan a run.
+    if count_unmapped("".join(shown)) > 0:
+        cleaned = []
+        for text in shown:
             bad = count_unmapped(text)
             if bad:
                 unmapped += bad
                 text = strip_unmapped(text)
-        text = text.strip()
-        if not text:
-            continue
-        # The run's first character carries its font; a font's weight is read once.
-        size = float(font_size(handle, first))
-        bold = bold_of.get(font)
-        if bold is None:
-            weight = font_weight(handle, first)
-            bold = bold_of[font] = weight >= bold_weight or bool(_BOLD_FONT.search(font))
-        append(new_span(text, new_bbox(x0 - left, top - y1, x1 - left, top - y0), size, bold, font))
-    return spans, unmapped
+            cleaned.append(text)
+        shown = cleaned
+    return _spans(reader, shown, starts, fonts, (left, top), bold_weight), unmapped
+
+
+def _spans(
+    reader: _Runs,
+    shown: list[str],
+    starts: list[int],
+    fonts: list[tuple[str, int]],
+    corner: tuple[float, float],
+    bold_weight: int,
+) -> list[TextSpan]:
+    """The runs with text as spans, made column by column (one C-level ``map``
+    a field instead of a Python loop a run: a page can have thousands)."""
+    stripped = list(map(str.strip, shown))
+    rects = reader.rects[: len(stripped)]
+    keep = list(itertools.compress(itertools.count(), stripped))
+    if len(keep) < len(stripped):
+        stripped = list(map(stripped.__getitem__, keep))
+        rects = list(map(rects.__getitem__, keep))
+        starts = list(map(starts.__getitem__, keep))
+        fonts = list(map(fonts.__getitem__, keep))
+    if not keep:
+        return []
+    calls, handle = reader.calls, reader.handle
+    n = len(keep)
+    # The run's first character carries its font size.
+    sizes = list(map(float, map(calls.font_size, itertools.repeat(handle, n), starts)))
+    names = [name for name, _flags in fonts]
+    # A font's weight is read once, at its first run.
+    first = dict(zip(reversed(names), reversed(starts), strict=True))
+    bold_of = {
+        name: calls.font_weight(handle, first[name]) >= bold_weight or bool(_BOLD_FONT.search(name))
+        for name in dict.fromkeys(names)
+    }
+    bolds = list(map(bold_of.__getitem__, names))
+    left, top = corner
+    x0, y0, x1, y1 = zip(*rects, strict=True)  # PDF space: y grows upwards
+    boxes = new_bboxes(
+        map(operator.sub, x0, itertools.repeat(left)),
+        map(operator.sub, itertools.repeat(top), y1),
+        map(operator.sub, x1, itertools.repeat(left)),
+        map(operator.sub, itertools.repeat(top), y0),
+    )
+    return new_spans(stripped, boxes, sizes, bolds, names)
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:
