@@ -27,7 +27,6 @@ library's page objects.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence

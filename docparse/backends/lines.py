@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ _SPAN_SET = _slot_setters(TextSpan, ("text", "bbox", "size", "bold", "font"))
 _LINE_SET = _slot_setters(Line, ("spans", "bbox", "_text", "_size", "_bold"))
 _BLOCK_SET = _slot_setters(Block, ("lines", "bbox", "role"))
 #: Runs an iterator to its end, keeping nothing (the setters' ``map`` results are ``None``).
-_drain = collections.deque(maxlen=0).extend
+_drain: Callable[[Iterable[object]], None] = collections.deque[object](maxlen=0).extend
 
 
 # The three makers below give the objects the dataclasses' own __init__ gives,
@@ -176,12 +177,9 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     return lines
 
 
-def _top(s: TextSpan) -> float:
-    return s.bbox.y0
-
-
-def _left(s: TextSpan) -> float:
-    return s.bbox.x0
+# Sort keys read in C (a page of text runs sorts thousands of spans).
+_top = operator.attrgetter("bbox.y0")
+_left = operator.attrgetter("bbox.x0")
 
 
 def _attach_scripts(
@@ -309,6 +307,4 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     return tuple(new_block(tuple(blk), union_boxes([ln.bbox for ln in blk])) for blk in open_blocks)
 
 
-def _top_left(line: Line) -> tuple[float, float]:
-    b = line.bbox
-    return (b.y0, b.x0)
+_top_left = operator.attrgetter("bbox.y0", "bbox.x0")

@@ -54,7 +54,6 @@ from docparse.model import BBox
 
 INSTALL = "pip install 'docparse[pypdfium2]'"
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
-_FONT_NAME_BYTES = 128
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
 _PDFIUM_CHARS = {"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"}
 
@@ -115,6 +114,13 @@ class _Calls:
         self.text_index = self._fn(raw.FPDFText_GetTextIndexFromCharIndex)
         self.has_unicode_map_error = self._fn(raw.FPDFText_HasUnicodeMapError)
         self.font_size = self._fn(raw.FPDFText_GetFontSize, ctypes.c_double)
+        # A text object comes back as a pointer, which goes on to
+        # FPDFTextObj_GetFont as it is (a bare function would cut an int to 32
+        # bits); a font as an int, which keys a dict.
+        self.text_object = self._fn(
+            raw.FPDFText_GetTextObject, getattr(raw.FPDFText_GetTextObject, "restype", None)
+        )
+        self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
         self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
 
@@ -162,11 +168,6 @@ class _Runs:
         plain = len(text) == self.n_units and not _SURROGATE.search(text)
         self.text: str | None = text if plain else None
         self._bounds: tuple[Sequence[int], list[int]] | None = None
-        self._fonts: dict[bytes, str] = {}
-        self._name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
-        self._name_len = ctypes.c_ulong(_FONT_NAME_BYTES) if calls.bare else _FONT_NAME_BYTES
-        self._flags = ctypes.c_int()
-        self._flags_ref = ctypes.byref(self._flags)
         box = [ctypes.c_double() for _ in range(4)]
         refs = [ctypes.byref(b) for b in box]
         n = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
@@ -212,17 +213,6 @@ class _Runs:
         if self.text is not None:
             self.text = self.units.decode("utf-16-le")
         return len(bad)
-
-    def font(self, char: int) -> tuple[str, int]:
-        """The name and descriptor flags of the font of character ``char``."""
-        got = self.calls.font_info(self.handle, char, self._name, self._name_len, self._flags_ref)
-        if not got:
-            return "", self._flags.value
-        raw_name = self._name.value
-        name = self._fonts.get(raw_name)
-        if name is None:
-            name = self._fonts[raw_name] = raw_name.decode("utf-8", "replace")
-        return name, self._flags.value
 
     def _count(self, start: int, stop: int) -> int:
         """Rectangles over the characters ``start`` .. ``stop - 1``."""
@@ -354,23 +344,38 @@ class _Runs:
         bounds.append(self.n_units)
         return bounds
 
-    def fonts(self, chars: Iterable[int]) -> list[tuple[str, int]]:
-        """The font name and flags of each character of ``chars`` (see :meth:`font`)."""
-        info, handle = self.calls.font_info, self.handle
-        name, size, flags_ref, flags = self._name, self._name_len, self._flags_ref, self._flags
-        names = self._fonts
-        out: list[tuple[str, int]] = []
-        append = out.append
-        for char in chars:
-            if not info(handle, char, name, size, flags_ref):
-                append(("", flags.value))
-                continue
-            raw_name = name.value
-            got = names.get(raw_name)
-            if got is None:
-                got = names[raw_name] = raw_name.decode("utf-8", "replace")
-            append((got, flags.value))
-        return out
+    def fonts(self, chars: Sequence[int]) -> list[tuple[str, int]]:
+        """The name and descriptor flags of the font of each character of ``chars``.
+
+        A character's text object gives its font (two C calls returning
+        handles, run over all characters by ``map``); each font of the page
+        is then asked its name and flags once, through one of its characters.
+        Font handles are the page's: they are not kept past it.
+        """
+        calls, handle = self.calls, self.handle
+        objects = map(calls.text_object, itertools.repeat(handle), chars)
+        fonts = list(map(calls.object_font, objects))
+        # Each font's first character (the last one written wins).
+        first = dict(zip(reversed(fonts), reversed(chars), strict=True))
+        known = {font: self._font_info(char) for font, char in first.items()}
+        return list(map(known.__getitem__, fonts))
+
+    def _font_info(self, char: int) -> tuple[str, int]:
+        """The name and flags of the font of character ``char`` (``("", 0)`` for none)."""
+        calls, handle = self.calls, self.handle
+        flags = ctypes.c_int()
+        ref = ctypes.byref(flags)
+        size = int(calls.font_info(handle, char, None, _ulong(calls, 0), ref))
+        if size <= 0:
+            return "", 0
+        buf = ctypes.create_string_buffer(size)
+        calls.font_info(handle, char, buf, _ulong(calls, size), ref)
+        return buf.value.decode("utf-8", "replace"), flags.value
+
+
+def _ulong(calls: _Calls, n: int) -> Any:
+    """``n`` as the ``unsigned long`` a bare C function takes (as it is for a stand-in)."""
+    return ctypes.c_ulong(n) if calls.bare else n
 
 
 def page_runs(
