@@ -75,8 +75,13 @@ def rule_bounded_regions(
             split = (
                 y - prev > 0.5 * page_height
                 or any(prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions)
+                # Prose under the rules, not the other page column's beside them.
                 or any(
-                    prev < (b[1] + b[3]) / 2 < y and _prose_line(b, t, x1 - x0) for b, t in lines
+                    prev < (b[1] + b[3]) / 2 < y
+                    and b[0] < x1
+                    and b[2] > x0
+                    and _prose_line(b, t, x1 - x0)
+                    for b, t in lines
                 )
             )
             if split:
