@@ -149,6 +149,10 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
         if b.get("type", 0) != 0:
             continue
         lines: list[Line] = []
+        # A line of one span has the span's box, a block of one line the line's: the
+        # (frozen) box made for the one is used for the other.
+        last_raw: Any = None
+        last_box: BBox | None = None
         for ln in b.get("lines", ()):
             spans: list[TextSpan] = []
             printed = False
@@ -157,19 +161,23 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
                 if not text:
                     continue
                 printed = printed or not text.isspace()
+                last_raw, last_box = s["bbox"], box(s["bbox"])
                 spans.append(
                     TextSpan(
                         text=text,
-                        bbox=box(s["bbox"]),
+                        bbox=last_box,
                         size=float(s.get("size", 0.0)),
                         bold=is_bold(s),
                         font=str(s.get("font", "")),
                     )
                 )
             if printed:
-                lines.append(Line(tuple(spans), box(ln["bbox"])))
+                if last_box is None or tuple(ln["bbox"]) != tuple(last_raw):
+                    last_raw, last_box = ln["bbox"], box(ln["bbox"])
+                lines.append(Line(tuple(spans), last_box))
         if lines:
-            blocks.append(Block(tuple(lines), box(b["bbox"])))
+            same = last_box is not None and tuple(b["bbox"]) == tuple(last_raw)
+            blocks.append(Block(tuple(lines), last_box if same else box(b["bbox"])))
     return tuple(blocks)
 
 
