@@ -7,19 +7,20 @@ the multiset of words of the backend's content units. Coverage is
 sides the same way: NFKC (ligatures), line-end hyphenation joined in the
 pdftotext text, hyphens removed inside words, punctuation stripped, lower case.
 
-Leaks: from pdftotext's page layout (``-bbox-layout``), the lines of the top
-and bottom bands that a blank gap sets apart from the text and that repeat
-(digits normalised, letters required, captions such as ``Table 3`` left out:
-they are content) on at least three pages, sit at the same height on a third
-of the pages (running heads that name the chapter), or are lone page numbers
-following the page index with one constant offset, are running
-headers/footers (:func:`running_lines`). For each page, such a line is a leak
-when the content units on that page contain it more often than the rest of
-the page's text does. The first and last lines of pdftotext's reading order
-were taken before: a statement title opening every page of a 10-K and a
-``Note`` box opening a book page counted as running heads.
+Leaks: from pdftotext's page layout (``-bbox-layout``), the running
+headers/footers (:func:`running_lines`): lines of short blocks in the top and
+bottom bands, from the page edge inward up to the first block that reaches
+out of the band (a paragraph, a table), that repeat (digits normalised,
+letters required, captions such as ``Table 3`` and a table's units or period
+line left out: they are content) on at least three pages, sit at the same
+place in the outermost block of a third of the pages (running heads that
+name the chapter), or are lone page numbers following the page index with
+one constant offset. A table's header row repeated on every page the table
+runs over is no running line. For each page, such a line is a leak when the
+content units on that page contain it more often than the rest of the
+page's text does.
 
-    python -m benchmarks.pdf_coverage [--backend pymupdf] [PDF ...]
+    python -m benchmarks.pdf_coverage [--backend pymupdf] [--show-leaks] [PDF ...]
 
 Without PDFs, every PDF under ../shared/corpus is measured.
 """
@@ -112,6 +113,11 @@ class PageLine:
     y0: float
     y1: float
     x0: float = 0.0
+    x1: float = 0.0
+
+    @property
+    def size(self) -> float:
+        return max(self.y1 - self.y0, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +149,8 @@ def pdftotext_layout(path: Path) -> list[LaidOutPage]:
             text = " ".join(w for w in words if w)
             if text.strip():
                 y0, y1 = float(line.get("yMin", 0)), float(line.get("yMax", 0))
-                lines.append(PageLine(text, y0, y1, float(line.get("xMin", 0))))
+                x0, x1 = float(line.get("xMin", 0)), float(line.get("xMax", 0))
+                lines.append(PageLine(text, y0, y1, x0, x1))
         pages.append(LaidOutPage(float(page.get("height", 0)), tuple(lines)))
     return pages
 
@@ -152,73 +159,186 @@ def pdftotext_layout(path: Path) -> list[LaidOutPage]:
 BAND = 0.12
 
 
-def _margin_lines(page: LaidOutPage) -> list[tuple[PageLine, bool]]:
-    """Lines of the top and bottom bands that a blank gap sets apart from
-    the text on the body side of them (``top`` with each): running heads and
-    footers are; the first line of a statement title or of a paragraph is
-    not."""
+def _beside(a: PageLine, b: PageLine) -> bool:
+    """``a`` and ``b`` share a baseline: they overlap by half the smaller height.
+
+    Lines of a tightly set paragraph overlap a little without sharing one.
+    """
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap > 0.5 * min(a.size, b.size)
+
+
+def _rows(page: LaidOutPage, top: bool) -> list[list[PageLine]]:
+    """The page's lines grouped by baseline, from the ``top`` (or bottom) edge inward."""
+    order = sorted(page.lines, key=lambda ln: ln.y0 if top else -ln.y1)
+    rows: list[list[PageLine]] = []
+    for ln in order:
+        if rows and any(_beside(ln, o) for o in rows[-1]):
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return rows
+
+
+def _blocks(rows: list[list[PageLine]]) -> list[list[list[PageLine]]]:
+    """Rows grouped into blocks: a blank gap of 0.8 line heights ends a block."""
+    blocks: list[list[list[PageLine]]] = []
+    for row in rows:
+        if blocks:
+            last = blocks[-1][-1]
+            size = max(ln.size for ln in last)
+            gap = max(
+                min(o.y0 for o in row) - max(ln.y1 for ln in last),
+                min(ln.y0 for ln in last) - max(o.y1 for o in row),
+            )
+            if gap < 0.8 * size:
+                blocks[-1].append(row)
+                continue
+        blocks.append([row])
+    return blocks
+
+
+def _column_head(row: list[PageLine], below: list[PageLine] | None) -> bool:
+    """``row`` heads columns: two or more pieces, each with the next row's
+    piece starting at its left edge right below it (a table's header row,
+    repeated on every page a table runs over)."""
+    if below is None or len(row) < 2:
+        return False
+    size = max(ln.size for ln in row)
+    gap = min(o.y0 for o in below) - max(ln.y1 for ln in row)
+    if gap > 1.5 * size:
+        return False
+    return all(any(abs(o.x0 - ln.x0) <= 3 for o in below) for ln in row)
+
+
+#: Rows a block of running lines has at most (a journal banner of two lines and a date).
+_BLOCK_ROWS = 3
+
+
+def _margin_lines(page: LaidOutPage) -> list[tuple[PageLine, bool, int, float]]:
+    """Lines of the top and bottom bands in short blocks that blank gaps set
+    apart, from the page edge inward (``top`` and the block's place from the
+    edge with each): running heads and footers are; a paragraph or a table
+    reaching out of the band is not, nor is anything behind it (a table's
+    ``% Change`` under a paragraph), nor a table's header row repeated on
+    each page it runs over (:func:`_column_head`)."""
     out = []
     h = page.height
-    for ln in page.lines:
-        top = ln.y1 <= BAND * h
-        if not top and ln.y0 < (1 - BAND) * h:
-            continue
-        size = max(ln.y1 - ln.y0, 1.0)
-        apart = True
-        for o in page.lines:
-            if o is ln or (o.y0 < ln.y1 and ln.y0 < o.y1):
-                continue  # itself, or beside it on its baseline
-            gap = o.y0 - ln.y1 if top else ln.y0 - o.y1
-            if 0 <= gap < 0.8 * size:
-                apart = False
+    for top in (True, False):
+        blocks = _blocks(_rows(page, top))
+        for i, block in enumerate(blocks):
+            lines = [ln for row in block for ln in row]
+            inside = all(ln.y1 <= BAND * h if top else ln.y0 >= (1 - BAND) * h for ln in lines)
+            if not inside or len(block) > _BLOCK_ROWS:
                 break
-        if apart:
-            out.append((ln, top))
+            below = blocks[i + 1][0] if top and i + 1 < len(blocks) else None
+            if _column_head(block[-1], below):
+                break
+            # Behind the outermost block, only a block's row next to its gap
+            # counts: a statement's title block ("AMAZON.COM, INC." over
+            # "CONSOLIDATED STATEMENTS OF CASH FLOWS") opens the statement;
+            # the outermost block is the running head, however many rows.
+            rows = block if i == 0 else block[-1:]
+            out.extend(
+                (ln, top, i, _gap_after(block, blocks, i, top)) for row in rows for ln in row
+            )
     return out
+
+
+def _gap_after(
+    block: list[list[PageLine]], blocks: list[list[list[PageLine]]], i: int, top: bool
+) -> float:
+    """The blank gap between ``block`` and the next block inward, in line heights."""
+    if i + 1 >= len(blocks):
+        return float("inf")
+    last, nxt = block[-1], blocks[i + 1][0]
+    size = max(ln.size for ln in last)
+    if top:
+        return (min(o.y0 for o in nxt) - max(ln.y1 for ln in last)) / size
+    return (min(ln.y0 for ln in last) - max(o.y1 for o in nxt)) / size
 
 
 #: The start of a caption, on the whole baseline a line sits on.
 _CAPTION_START = re.compile(r"^(?:table|tab\.|figure|fig\.|exhibit|chart)\s*[0-9IVX]", re.I)
 
+#: A table's units line or period header (``(In millions)``, ``Years ended
+#: December 31``): it repeats on every statement page, and it is the table's.
+_TABLE_HEAD = re.compile(
+    r"\b(?:in|of)\s+(?:millions|thousands|billions)\b|\bexcept\s+(?:for\s+)?per[- ]share"
+    r"|\b(?:years?|months|quarters?|weeks|periods?)\s+ended\b|^\(?as\s+of\b",
+    re.IGNORECASE,
+)
+
 
 def _baseline(ln: PageLine, page: LaidOutPage) -> str:
     """``ln``'s text after the nearest line left of it on its baseline."""
-    left = [o for o in page.lines if o.y0 < ln.y1 and ln.y0 < o.y1 and o.x0 < ln.x0]
+    left = [o for o in page.lines if _beside(o, ln) and o.x0 < ln.x0]
     if not left:
         return ln.text
     return max(left, key=lambda o: o.x0).text + " " + ln.text
 
 
-def _outermost(ln: PageLine, page: LaidOutPage, top: bool) -> bool:
-    """No line lies between ``ln`` and the page edge (lines beside it aside)."""
-    for o in page.lines:
-        if o is ln or (o.y0 < ln.y1 and ln.y0 < o.y1):
+def _aligned(a: PageLine, b: PageLine) -> bool:
+    """``a`` and ``b`` share a left edge, a right edge or a centre."""
+    return abs(a.x0 - b.x0) <= 3 or abs(a.x1 - b.x1) <= 3 or abs((a.x0 + a.x1) - (b.x0 + b.x1)) <= 6
+
+
+def _with_title(ln: PageLine, page: LaidOutPage) -> str:
+    """``ln``'s text with the text right of it on its baseline when they are
+    near (``Item 7.`` and its title, which pdftotext splits); a running
+    head's left and right parts lie far apart."""
+    right = [o for o in page.lines if _beside(o, ln) and o.x0 > ln.x1]
+    if not right:
+        return ln.text
+    nxt = min(right, key=lambda o: o.x0)
+    return ln.text + " " + nxt.text if nxt.x0 - ln.x1 < 6 * ln.size else ln.text
+
+
+def _row_mates(lines: list[tuple[PageLine, bool, int, float]], keep: list[str]) -> list[str]:
+    """Pieces of the outermost rows beside a running line: a copyright notice
+    in the first page's footer between the journal name and the page number."""
+    out = []
+    for ln, _, block, _ in lines:
+        x = ln.text.strip()
+        if block or x in keep or len(x) <= 3 or not any(c.isalpha() for c in x):
             continue
-        if (o.y1 <= ln.y0) if top else (o.y0 >= ln.y1):
-            return False
-    return True
+        if len(x.split()) > 12 or _CAPTION.match(x):
+            continue
+        if any(b == 0 and _beside(ln, o) and o.text.strip() in keep for o, _, b, _ in lines):
+            out.append(x)
+    return out
+
+
+#: The blank gap (in line heights) that sets a running head with changing text
+#: apart from the body; a heading or a paragraph's last line that opens a
+#: page is followed by an ordinary paragraph gap.
+_HEAD_GAP = 1.0
 
 
 def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
     """Per 0-based page, its running header/footer lines.
 
-    A running line sits in the top or bottom band, set apart by a blank gap
-    (see :func:`_margin_lines`), and either repeats there (digits
-    normalised, letters required, captions such as ``Table 3`` left out) on
-    at least three pages, or is a lone page number: numbers that follow the
-    page index with one constant offset on at least three pages (figure
-    tick labels and table cells do not). Odd/even running heads whose text
-    changes with the chapter repeat their place instead: lines at the same
-    height on at least a third of the pages (and three).
+    A running line sits in a short block of the top or bottom band, set
+    apart by blank gaps from the page edge inward (see
+    :func:`_margin_lines`), and either repeats there (digits normalised,
+    letters required, captions such as ``Table 3`` and a table's units or
+    period line left out, a label such as ``Item 7.`` read with the title
+    beside it) on at least three pages, or is a lone page number: numbers
+    that follow the page index with one constant offset on at least three
+    pages (figure tick labels and table cells do not). Odd/even running
+    heads whose text changes with the chapter repeat their place instead:
+    lines of the outermost block at the same height, aligned the same way
+    (left, right or centred), on at least a third of the pages (and three).
     """
     margin = {i: _margin_lines(p) for i, p in enumerate(pages)}
     counts: Counter[tuple[bool, str]] = Counter()
-    slots: Counter[tuple[bool, int]] = Counter()
+    slots: dict[tuple[bool, int], list[tuple[int, PageLine]]] = {}
     offsets: Counter[int] = Counter()
     for i, lines in margin.items():
-        counts.update({(top, _key(ln.text)) for ln, top in lines})
-        slots.update({(top, round(ln.y0 if top else ln.y1)) for ln, top in lines})
-        for ln, _ in lines:
+        counts.update({(top, _key(_with_title(ln, pages[i]))) for ln, top, _, _ in lines})
+        for ln, top, block, gap in lines:
+            if block == 0 and gap >= _HEAD_GAP:
+                slots.setdefault((top, round((ln.y0 if top else ln.y1) / 2)), []).append((i, ln))
             digits = re.fullmatch(r"(?:page\s+)?(\d{1,4})(?:\s+of\s+\d+)?", ln.text.strip(), re.I)
             if digits:
                 offsets[int(digits.group(1)) - i] += 1
@@ -227,7 +347,7 @@ def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for i, lines in margin.items():
         keep = []
-        for ln, top in lines:
+        for ln, top, block, gap in lines:
             x = ln.text.strip()
             digits = re.fullmatch(r"(?:page\s+)?(\d{1,4})(?:\s+of\s+\d+)?", x, re.I)
             if digits:
@@ -236,15 +356,16 @@ def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
                 continue
             if len(x) <= 3 or not any(c.isalpha() for c in x) or _CAPTION.match(x):
                 continue
-            if _CAPTION_START.match(_baseline(ln, pages[i])):
-                continue  # a float's caption on top of the page ("Table 1" | "A simple table")
-            repeated = counts[(top, _key(x))] >= 3
-            # Same height, changing text: only the outermost line of the
-            # page (a top float's caption has the float's title above it).
-            placed = slots[(top, round(ln.y0 if top else ln.y1))] >= max(3, n // 3)
-            placed = placed and _outermost(ln, pages[i], top)
-            if repeated or (placed and len(x.split()) <= 12):
+            if _CAPTION_START.match(_baseline(ln, pages[i])) or _TABLE_HEAD.search(x):
+                continue  # a float's caption on top of the page, a table's units line
+            repeated = counts[(top, _key(_with_title(ln, pages[i])))] >= 3
+            placed = False
+            if not repeated and block == 0 and gap >= _HEAD_GAP and len(x.split()) <= 12:
+                slot = slots[(top, round((ln.y0 if top else ln.y1) / 2))]
+                placed = len({j for j, o in slot if _aligned(o, ln)}) >= max(3, n // 3)
+            if repeated or placed:
                 keep.append(x)
+        keep += _row_mates(lines, keep)
         if keep:
             out[i] = keep
     return out

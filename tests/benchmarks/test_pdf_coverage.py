@@ -1,0 +1,101 @@
+"""benchmarks.pdf_coverage: which margin lines count as running headers/footers."""
+
+from __future__ import annotations
+
+from benchmarks.pdf_coverage import LaidOutPage, PageLine, running_lines
+
+H = 792.0
+
+
+def _line(text: str, y0: float, x0: float = 72.0, size: float = 10.0) -> PageLine:
+    return PageLine(text, y0, y0 + size, x0, x0 + 6.0 * len(text))
+
+
+def _body(y0: float, n: int = 30, page: int = 0) -> list[PageLine]:
+    """A paragraph of ``n`` tightly set lines (their boxes overlap a little)."""
+    words = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta")
+    return [_line(f"{words[page % 7]} text line {k}", y0 + 9.6 * k) for k in range(n)]
+
+
+def _found(pages: list[LaidOutPage]) -> set[str]:
+    return {x for lines in running_lines(pages).values() for x in lines}
+
+
+def test_repeated_head_and_page_number_are_running_lines() -> None:
+    pages = [
+        LaidOutPage(H, (_line("A Book Title", 30), *_body(80, 30, i), _line(str(i + 5), 760, 300)))
+        for i in range(5)
+    ]
+    found = _found(pages)
+    assert "A Book Title" in found
+    assert {"5", "9"} <= found
+
+
+def test_tightly_set_paragraph_lines_are_not_running_lines() -> None:
+    # Line boxes of a paragraph overlap slightly; they do not share a baseline,
+    # so no line of it is "set apart" from the next.
+    pages = [LaidOutPage(H, tuple(_body(40, 30, i))) for i in range(6)]
+    assert _found(pages) == set()
+
+
+def test_repeated_table_header_row_under_the_running_head_is_no_running_line() -> None:
+    # A table that runs over pages repeats its header row right under the
+    # running head; the rows below start at the header cells' left edges.
+    def page() -> LaidOutPage:
+        rows = [_line("File", 75, 120), _line("Description", 75, 330)]
+        for k in range(20):
+            rows += [_line(f"name{k}", 92 + 16.5 * k, 120), _line(f"what {k}", 92 + 16.5 * k, 330)]
+        return LaidOutPage(H, (_line("The Root Filesystem", 37, 260), *rows))
+
+    found = _found([page() for _ in range(4)])
+    assert "The Root Filesystem" in found
+    assert not {"File", "Description"} & found
+
+
+def test_table_head_in_the_band_and_units_lines_are_no_running_lines() -> None:
+    # "% Change" heads a table that runs out of the top band: the table's
+    # block is no margin block; "(In millions)" is a statement's units line.
+    def page(i: int) -> LaidOutPage:
+        table = [_line("% Change", 69, 517)]
+        table += [_line(f"Row {k} {i}", 77 + 9.6 * k, 52) for k in range(20)]
+        return LaidOutPage(
+            H,
+            (
+                _line("Table of Contents", 12, 270),
+                *_body(41, 2, i),
+                *table,
+                _line("(In millions)", 760, 280),
+            ),
+        )
+
+    found = _found([page(i) for i in range(5)])
+    assert found == {"Table of Contents"}
+
+
+def test_label_read_with_its_title_does_not_repeat() -> None:
+    # "Item 7." and "Item 8." open pages (under the running head) with
+    # different titles beside them.
+    pages = [
+        LaidOutPage(
+            H,
+            (
+                _line("Table of Contents", 22, 18),
+                _line(f"Item {i}.", 61, 19),
+                _line(("Risk Factors", "Properties", "Legal", "Market", "Controls")[i], 61, 82),
+                *_body(90, 30, i),
+            ),
+        )
+        for i in range(5)
+    ]
+    found = _found(pages)
+    assert "Table of Contents" in found
+    assert not any(x.startswith("Item") for x in found)
+
+
+def test_changing_running_head_in_the_same_place_is_a_running_line() -> None:
+    # Odd/even heads name the chapter: the text changes, the place does not.
+    pages = [
+        LaidOutPage(H, (_line(f"Chapter {chr(65 + i)} heading", 30, 72), *_body(80, 30, i)))
+        for i in range(6)
+    ]
+    assert len(_found(pages)) == 6
