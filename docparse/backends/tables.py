@@ -222,10 +222,16 @@ def whitespace_regions(
     """
     top, bottom = margin * inputs.height, (1 - margin) * inputs.height
     regions = list(numeric_regions(inputs.lines, inputs.width))
-    # Label/value lists hold one number a row: no numeric region sees them.
-    regions += [
-        r for r in label_value_regions(inputs.words) if not any(overlaps(r, o) for o in regions)
-    ]
+    # Label/value lists hold one number a row: no numeric region sees them, or
+    # only the stretch of them where a label holds a number too (ITEM 1. | 1).
+    for r in label_value_regions(inputs.words):
+        over = [o for o in regions if overlaps(r, o)]
+        if over and min(o[1] for o in over) - 2 <= r[1] and r[3] <= max(o[3] for o in over) + 2:
+            continue
+        merged = (r[0], r[1], r[2], r[3])
+        for o in over:
+            merged = union(merged, o)
+        regions = [o for o in regions if not any(o is v for v in over)] + [merged]
     for c in clusters:
         touching = [i for i, r in enumerate(regions) if overlaps(c, r)]
         if touching:
