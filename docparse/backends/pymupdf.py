@@ -176,8 +176,10 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
                     last_raw, last_box = ln["bbox"], box(ln["bbox"])
                 lines.append(Line(tuple(spans), last_box))
         if lines:
-            same = last_box is not None and tuple(b["bbox"]) == tuple(last_raw)
-            blocks.append(Block(tuple(lines), last_box if same else box(b["bbox"])))
+            block_box = last_box
+            if block_box is None or tuple(b["bbox"]) != tuple(last_raw):
+                block_box = box(b["bbox"])
+            blocks.append(Block(tuple(lines), block_box))
     return tuple(blocks)
 
 
