@@ -233,9 +233,21 @@ def _mark_repeated(
             it.kind = "furniture"
 
 
+#: The ways of saying "copyright": one kind of banner text however many a line holds.
+_COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights", re.IGNORECASE)
+
+
 def _banner_marks(text: str) -> int:
-    """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds."""
-    return len({m.group(0).lower()[:4] for m in _FURNITURE_TEXT.finditer(text)})
+    """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds.
+
+    ``Copyright © 2013 Osamu Aoki`` holds one: a book's copyright page
+    states it in the body's style, and it is content there.
+    """
+    kinds = set()
+    for m in _FURNITURE_TEXT.finditer(text):
+        word = m.group(0).lower()
+        kinds.add("©" if _COPYRIGHT.match(word) else word[:4])
+    return len(kinds)
 
 
 def _style(it: Item) -> tuple[str, float]:

@@ -155,3 +155,13 @@ def test_an_updated_month_and_year_footer_is_furniture_on_one_page() -> None:
     stamp = _block(_line("Updated Jan 2024", 480, 760, 8, False, "Sans-Italic"))
     doc = _build([PageContent(1, 612, 792, blocks=(_prose(150), _prose(300), stamp))])
     assert [u.text for u in doc.units if u.kind == "furniture"] == ["Updated Jan 2024"]
+
+
+def test_a_copyright_line_in_the_body_style_is_one_kind_of_banner_text() -> None:
+    # A book's copyright page: "Copyright" and "©" say one thing; content.
+    notice = _block(_line("Copyright © 2013-2021 A. Author", 72, 83))
+    doc = _build([PageContent(1, 612, 842, blocks=(notice, _prose(150), _prose(300)))])
+    assert not [u for u in doc.units if u.kind == "furniture"]
+    banner = _block(_line("doi:10.1000/xyz123 Copyright © 2020", 72, 83))
+    doc = _build([PageContent(1, 612, 842, blocks=(banner, _prose(150), _prose(300)))])
+    assert [u.text for u in doc.units if u.kind == "furniture"] == [banner.lines[0].text]
