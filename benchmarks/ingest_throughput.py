@@ -11,6 +11,11 @@
   must equal the local run's.
 * ``--full`` also ingests the whole corpus folder with 2 workers and checks that
   every file has a manifest row.
+* ``--stages`` (alone): every task a default ``docparse ingest CORPUS`` runs, one after
+  another in this process, in CPU time: the serial part (planning, warm-up), each stage
+  (PDF and twin parsing, the fidelity projection, writing), the slowest files, and the
+  wall time two workers would take on an idle machine (the serial part plus the tasks
+  handed out in ingest's own order to whichever of two workers is free first).
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ import shutil
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from docparse.ingest import Limits, ManifestRow, ingest
+from docparse.ingest import Limits, ManifestRow, Task, ingest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,6 +67,110 @@ def _timed(src: Path, out: Path, **kw: object) -> tuple[float, list[ManifestRow]
     return time.perf_counter() - t0, rows
 
 
+class _StageClock:
+    """CPU seconds spent inside wrapped callables, by stage name."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.twin = False
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kw: Any) -> Any:
+            stage = "parse twin (fidelity)" if name == "parse" and self.twin else name
+            t0 = time.process_time()
+            try:
+                return fn(*args, **kw)
+            finally:
+                dt = time.process_time() - t0
+                self.seconds[stage] = self.seconds.get(stage, 0.0) + dt
+
+        return timed
+
+    def fidelity(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kw: Any) -> Any:
+            self.twin = True
+            try:
+                return self.wrap("fidelity (all)", fn)(*args, **kw)
+            finally:
+                self.twin = False
+
+        return timed
+
+
+def idle_wall(costs: list[float], workers: int = 2) -> float:
+    """Makespan of ``costs`` handed out in order to whichever worker is free first."""
+    free = [0.0] * workers
+    for c in costs:
+        free[free.index(min(free))] += c
+    return max(free)
+
+
+def stages(corpus: Path, top: int = 8) -> None:
+    """Per-stage CPU of a default ``docparse ingest corpus`` run, one task after another."""
+    from unittest import mock
+
+    import align
+    import docparse.api
+    from docparse import ingest_task
+    from docparse.ingest import _warm_up, ingest_order, plan
+    from docparse.registry import DEFAULT_PDF_BACKEND
+
+    work = Path(tempfile.mkdtemp(prefix="docparse-ingest-stages-"))
+    try:
+        t0 = time.process_time()
+        tasks, _ = plan(
+            corpus,
+            work,
+            backends=(DEFAULT_PDF_BACKEND,),
+            twins=True,
+            output_format="jsonl",
+            config=None,
+        )
+        tasks = ingest_order(tasks)
+        t_plan = time.process_time() - t0
+        t0 = time.process_time()
+        _warm_up(tasks)
+        t_warm = time.process_time() - t0
+        clock = _StageClock()
+        costs: list[tuple[float, Task]] = []
+        with (
+            mock.patch.object(docparse.api, "parse", clock.wrap("parse", docparse.api.parse)),
+            mock.patch.object(align, "project", clock.wrap("project", align.project)),
+            mock.patch.object(ingest_task, "_fidelity", clock.fidelity(ingest_task._fidelity)),
+        ):
+            for task in tasks:
+                t0 = time.process_time()
+                ingest_task.process_task(task)
+                costs.append((time.process_time() - t0, task))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    total = sum(c for c, _ in costs)
+    fid = clock.seconds.get("fidelity (all)", 0.0)
+    parts = {
+        "parse documents": clock.seconds.get("parse", 0.0),
+        "parse twin (fidelity)": clock.seconds.get("parse twin (fidelity)", 0.0),
+        "align.project": clock.seconds.get("project", 0.0),
+        "fidelity, rest": fid
+        - clock.seconds.get("parse twin (fidelity)", 0.0)
+        - clock.seconds.get("project", 0.0),
+    }
+    parts["write outputs, rest"] = total - sum(parts.values())
+    serial = t_plan + t_warm
+    print(f"tasks: {len(tasks)}; serial: plan {t_plan:.2f} s, warm-up {t_warm:.2f} s")
+    print("| stage | CPU s |")
+    print("|---|---|")
+    for name, sec in parts.items():
+        print(f"| {name} | {sec:.1f} |")
+    print(f"| **all tasks** | **{total:.1f}** |")
+    wall = serial + idle_wall([c for c, _ in costs])
+    print(
+        f"estimated idle wall, 2 workers: {wall:.1f} s (serial {serial:.1f} s + tasks in "
+        f"ingest's order; total/2 = {total / 2:.1f} s, slowest file {max(costs)[0]:.1f} s)"
+    )
+    for c, t in sorted(costs, key=lambda ct: -ct[0])[:top]:
+        print(f"  {c:6.2f} s  {t.rel}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -74,7 +185,15 @@ def main() -> None:
         default=40,
         help="without --full: only PDFs with at most this many pages",
     )
+    ap.add_argument(
+        "--stages",
+        action="store_true",
+        help="only the per-stage CPU of a default ingest of --corpus, in one process",
+    )
     args = ap.parse_args()
+    if args.stages:
+        stages(args.corpus)
+        return
     work = Path(tempfile.mkdtemp(prefix="docparse-ingest-bench-"))
     try:
         pdfs = _pdfs(args.corpus, args.full, args.max_pages)

@@ -4,7 +4,7 @@
         [--variant-pages N] [--paper NAME ...] [--jobs N]
         [--dpi 200] [--variants clean,skew,noise,jpeg] [--engine rapidocr] [--ocr-dpi 0]
         [--chinese-pages 20] [--skip-research] [--auto-check]
-        [--memory-pages 300] [-o out.json]
+        [--memory-pages 300] [--rec-cost] [-o out.json]
 
 Research pairs (``research/<id>/``: ``.tex`` twin and ``.pdf``): the first
 ``--pages`` pages of each PDF (all with ``--pages 0``) are rasterized into an
@@ -32,6 +32,11 @@ missing on one page and surplus on the next).
 the pages ``ocr="auto"`` would OCR listed (none is the expected answer on text
 PDFs); PDFs where it OCRs pages are parsed with ``auto`` and ``off`` and the
 units of their text-layer pages compared (no difference expected).
+
+``--rec-cost``: the rapidocr recogniser timed alone on line crops of
+widths 16-1000 px (at its 48 px height), with the fit ``per crop + per
+pixel of width`` (:func:`run_rec_cost`): what a page's recognition costs is
+then about its pieces times the first plus its pixels of line times the second.
 
 CPU seconds (``time.process_time``, one ONNX thread) per page for the text
 layer and for OCR, and the peak resident memory of the process, are printed at
@@ -282,6 +287,44 @@ def run_memory(n_pages: int, dpi: int, tmp: Path) -> dict[str, Any]:
     return {"head": head, "all": full}
 
 
+#: Crop widths (pixels at the recogniser's 48 px height) timed by :func:`run_rec_cost`.
+REC_WIDTHS = (16, 64, 128, 256, 384, 512, 640, 800, 1000)
+
+
+def run_rec_cost(repeat: int = 5) -> dict[str, Any]:
+    """CPU seconds of the rapidocr recogniser per line crop against its width,
+    and the least-squares fit ``per crop + per pixel * width`` over
+    :data:`REC_WIDTHS` (the best of ``repeat`` runs of each): which of the two
+    a page's recognition cost is made of."""
+    import numpy as np
+
+    from docparse.ocr.rapidocr import RapidOcrEngine
+
+    engine = load_engine("rapidocr")
+    assert isinstance(engine, RapidOcrEngine)
+    rng = np.random.default_rng(0)
+    rows: list[tuple[int, float]] = []
+    for width in REC_WIDTHS:
+        crop = rng.integers(0, 256, (48, width, 3), dtype=np.uint8)
+        engine.read_crops([crop])  # one warm-up per width
+        best = float("inf")
+        for _ in range(repeat):
+            start = cpu_seconds()
+            engine.read_crops([crop])
+            best = min(best, cpu_seconds() - start)
+        rows.append((width, best))
+    widths = np.array([w for w, _ in rows], dtype=float)
+    secs = np.array([s for _, s in rows])
+    per_px, per_crop = np.polyfit(widths, secs, 1)
+    print("\nrapidocr recogniser: CPU ms per line crop by width (48 px high, one thread)\n")
+    print("| width px | ms | ms per 100 px |")
+    print("|---|---|---|")
+    for width, s in rows:
+        print(f"| {width} | {s * 1000:.1f} | {s * 1e5 / width:.2f} |")
+    print(f"\nfit: {per_crop * 1000:.2f} ms per crop + {per_px * 1e5:.2f} ms per 100 px of width")
+    return {"widths": rows, "ms_per_crop": per_crop * 1000, "ms_per_100px": per_px * 1e5}
+
+
 def _chars(doc: Document, page: int) -> str:
     return "".join(
         c for u in doc.units if u.page == page and u.kind != "furniture" for c in u.text
@@ -453,12 +496,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--auto-check", action="store_true", help="count pages auto mode OCRs in the corpus PDFs"
     )
+    ap.add_argument(
+        "--rec-cost",
+        action="store_true",
+        help="time the rapidocr recogniser per crop and per pixel of width",
+    )
     ap.add_argument("-o", "--output", type=Path)
     args = ap.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v]
     out: dict[str, Any] = {}
     if args.auto_check:
         out["auto_check"] = run_auto_check(args.corpus)
+    if args.rec_cost:
+        out["rec_cost"] = run_rec_cost()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         if not args.skip_research:

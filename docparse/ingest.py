@@ -190,7 +190,10 @@ def plan(
     return tasks, skipped
 
 
-# ---------------------------------------------------------------- one file
+def ingest_order(tasks: Iterable[Task]) -> list[Task]:
+    """The order tasks are handed to workers: largest files first, so that a long
+    file started last does not leave the other workers idle at the end of the run."""
+    return sorted(tasks, key=lambda t: -Path(t.path).stat().st_size)
 
 
 # ---------------------------------------------------------------- worker pool
@@ -328,7 +331,9 @@ def _warm_up(tasks: Iterable[Task]) -> None:
     tasks = list(tasks)
     if any(t.twins for t in tasks):
         # The fidelity projection of PDF-twin pairs (imported by every worker otherwise).
-        import align  # noqa: F401
+        from align.project import preload
+
+        preload()
     for name in {(t.format, t.backend) for t in tasks}:
         with contextlib.suppress(DocparseError):
             get_parser(resolve_parser_name(name[0], name[1]))  # type: ignore[arg-type]
@@ -608,9 +613,7 @@ def ingest(
             )
         else:
             todo.append(t)
-    # Largest files first: a long file started last would leave the other
-    # workers idle at the end of the run.
-    todo.sort(key=lambda t: -Path(t.path).stat().st_size)
+    todo = ingest_order(todo)
     limits = limits or Limits()
     latest = dict(previous)
     manifest = out_path / MANIFEST

@@ -8,6 +8,10 @@ never under the key. Finders of rows of numbers pass over it (one number a
 row, and long text), and a grid read from baselines would make each wrapped
 line a row. :func:`keyed_list_tables` reads such runs as ``key | text`` rows.
 
+A filing's critical audit matters are a table of another kind: side
+labels wrapped in a narrow left column beside paragraphs of text
+(:func:`labelled_text_tables`, read as ``label | text`` rows too).
+
 A key that is a list marker (``•``, ``1.``, ``(a)``, ``iv)``) makes a list,
 not a table, as the EDGAR twin reads a table of bullets; a key in brackets
 (``[12]``) is a reference list.
@@ -19,7 +23,14 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
+from docparse.backends.table_candidates import (
+    Box4,
+    Word,
+    is_number,
+    overlaps,
+    phrase_gap,
+    words_box,
+)
 from docparse.backends.table_grid import baseline_rows, row_phrases
 
 #: List markers: bullets, ``1.``, ``(1)``, ``a)``, ``(iv)`` (the twin's list-table keys) and
@@ -78,14 +89,16 @@ def keyed_list_tables(
     words between ``top`` and ``bottom`` (the page's margins) are read.
     """
     inside = [w for w in words if top <= (w[1] + w[3]) / 2 <= bottom]
-    # Cheap test first: most pages hold no three keys.
-    if sum(bool(_KEY.match(w[4])) for w in inside) < 3:
+    if not inside:
         return []
     min_gap = phrase_gap(inside)
     rows = baseline_rows(inside)
+    out = labelled_text_tables(rows, min_gap)
+    # Cheap test first: most pages hold no three keys.
+    if sum(bool(_KEY.match(w[4])) for w in inside) < 3:
+        return out
     lines = [row_phrases(r, min_gap) for r in rows]
     keys = [_key_line(p) for p in lines]
-    out: list[tuple[Box4, list[list[str]]]] = []
     i = 0
     while i < len(lines):
         first = keys[i]
@@ -108,9 +121,135 @@ def keyed_list_tables(
                 break
             j += 1
         if len(entries) >= 3 and not _running_text(lines, entries):
-            out.append(_grid(rows, lines, entries, first))
+            box, grid = _grid(rows, lines, entries, first)
+            # A keyed run is read as such, not as side labels beside text.
+            out = [t for t in out if not overlaps(t[0], box)]
+            out.append((box, grid))
         i = max(j, i + 1)
     return out
+
+
+def _split_at(row: Sequence[Word], x: float) -> tuple[list[Word], list[Word]] | None:
+    """A line cut at a text column starting at ``x``: its words left of it and from it on.
+
+    ``None`` unless a word starts at ``x`` (within the tolerance) and every
+    word before it ends left of ``x``: a word across the column edge is no
+    side label beside a text column.
+    """
+    at = next((k for k, w in enumerate(row) if abs(w[0] - x) <= _TOLERANCE), None)
+    if at is None or any(w[2] > x - 1 for w in row[:at]):
+        return None
+    return list(row[:at]), list(row[at:])
+
+
+def labelled_text_tables(
+    rows: Sequence[Sequence[Word]], min_gap: float
+) -> list[tuple[Box4, list[list[str]]]]:
+    """Side labels beside paragraphs of text (``Description of the Matter | At December ...``).
+
+    A filing sets a critical audit matter as a two-column table: a short
+    label wrapped in a narrow left column, its text in paragraphs on the
+    right. ``rows`` are a page's baseline rows (left to right). A run is a
+    text column: lines starting at one x, each either text alone or a label
+    line (at most five words, starting at one x, ending left of the text
+    column, whatever the spacing of a justified label) beside text. A label
+    line starts an entry when the text beside it starts one (the first line,
+    or the text line above ended short of the column's right edge, a
+    paragraph's end); otherwise it goes on with the label above. Lines
+    follow at the run's line pitch (up to 1.5 times it), or one blank line
+    further after a paragraph's end: an entry's text may hold paragraphs.
+    Two or more entries, each label and text capitalised (a label and a
+    paragraph start), with more lines of text alone than label lines (two
+    columns of prose have a label on every line), make a
+    table of ``label | text`` rows, with a short heading line alone at the
+    text column's x right above the first entry as a first row ``'' |
+    heading``.
+    """
+    out: list[tuple[Box4, list[list[str]]]] = []
+    i = 0
+    while i < len(rows):
+        # A label line: its words left of a later word's start; try each start.
+        row = rows[i]
+        cand = [w[0] for k, w in enumerate(row) if k > 0 and w[0] - row[k - 1][2] > 0.5 * min_gap]
+        found = None
+        for x in cand:
+            found = _labelled_run(rows, i, x)
+            if found is not None:
+                break
+        if found is None:
+            i += 1
+            continue
+        end, grid, box = found
+        out.append((box, grid))
+        i = end
+    return out
+
+
+def _height(row: Sequence[Word]) -> float:
+    return max(max(w[3] for w in row) - min(w[1] for w in row), 6.0)
+
+
+def _labelled_run(
+    rows: Sequence[Sequence[Word]], start: int, x: float
+) -> tuple[int, list[list[str]], Box4] | None:
+    """The run of :func:`labelled_text_tables` from label line ``start``, its text at ``x``."""
+    head = _split_at(rows[start], x)
+    if head is None or not head[0] or len(head[0]) > 5 or not head[0][0][4][:1].isupper():
+        return None
+    key_x = head[0][0][0]
+    right = max(w[2] for w in head[1])
+    entries: list[tuple[list[Word], list[Word]]] = [(head[0], head[1])]
+    used = list(rows[start])
+    text_only = 0
+    labels = 1
+    j = start + 1
+    prev_short = False
+    pitch = 0.0
+    while j < len(rows):
+        row = rows[j]
+        prev = rows[j - 1]
+        step = min(w[1] for w in row) - min(w[1] for w in prev)
+        # Lines follow at the run's pitch; after a paragraph's end, one blank line more.
+        limit = (2.2 if prev_short else 1.5) * (pitch or _height(prev))
+        if step > limit:
+            break
+        pitch = pitch or step
+        cut = _split_at(row, x)
+        if cut is None:
+            break
+        label, text = cut
+        if label:
+            if len(label) > 5 or abs(label[0][0] - key_x) > _TOLERANCE:
+                break
+            labels += 1
+            if prev_short:
+                entries.append((label, text))
+            else:
+                entries[-1] = (entries[-1][0] + label, entries[-1][1] + text)
+        else:
+            text_only += 1
+            entries[-1] = (entries[-1][0], entries[-1][1] + text)
+        used.extend(row)
+        right = max(right, max(w[2] for w in text))
+        prev_short = max(w[2] for w in text) < right - 0.15 * (right - x)
+        j += 1
+    # The label column is narrow beside its text; the text lines outnumber the labels.
+    narrow = max(w[2] for e in entries for w in e[0]) - key_x < 0.5 * (right - x)
+    # Each entry opens a label and a paragraph: capitalised, not a line run on from above.
+    opens = all(
+        e[0][0][4][:1].isupper() and e[1][0][4][:1].isalnum() and not e[1][0][4][:1].islower()
+        for e in entries
+    )
+    if len(entries) < 2 or text_only <= labels or not narrow or not opens:
+        return None
+    grid = [[" ".join(w[4] for w in e[0]), " ".join(w[4] for w in e[1])] for e in entries]
+    if start > 0:
+        above = rows[start - 1]
+        gap = min(w[1] for w in rows[start]) - max(w[3] for w in above)
+        if abs(above[0][0] - x) <= _TOLERANCE and len(above) <= 6 and gap <= 2 * _height(above):
+            grid.insert(0, ["", " ".join(w[4] for w in above)])
+            used.extend(above)
+    return j, grid, words_box(used)
 
 
 def _running_text(

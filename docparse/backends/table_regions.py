@@ -75,8 +75,13 @@ def rule_bounded_regions(
             split = (
                 y - prev > 0.5 * page_height
                 or any(prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions)
+                # Prose under the rules, not the other page column's beside them.
                 or any(
-                    prev < (b[1] + b[3]) / 2 < y and _prose_line(b, t, x1 - x0) for b, t in lines
+                    prev < (b[1] + b[3]) / 2 < y
+                    and b[0] < x1
+                    and b[2] > x0
+                    and _prose_line(b, t, x1 - x0)
+                    for b, t in lines
                 )
             )
             if split:
@@ -440,36 +445,50 @@ def caption_regions(
 
 
 def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float, float]]:
-    """Regions of two-column label/value lists (``Age group | Proportion``).
+    """Regions of label/value lists (``Age group | Proportion``, ``ITEM 7. | Title | 40``).
 
     A short list of labels, each with one value set well apart on its right,
     is a table to a reader (``20-29   0.2650``), though its rows hold a
     single number and a finder of rows of numbers passes over it. Three or
-    more consecutive rows of exactly two pieces, the second a value
+    more consecutive rows of two pieces, the last a value
     (:func:`~docparse.backends.table_candidates.is_number`), the first a
     short label (at most six words, not a value), at a steady pitch, with the
-    labels starting at one x and the values ending at one x (or starting at
-    one x), make a region, with a header line of two short pieces directly
-    above it. Titles led by dots to page numbers that never decrease are a
-    table of contents, not a table.
+    values ending at one x (or starting at one x), make a region, with a
+    header line of two short pieces directly above it. A row may hold one
+    text piece between its label and value (a filing's index: ``ITEM 7. |
+    Management's Discussion ... | 40``). Labels start at one x, or, set out
+    of their column's indent by less than four line heights (a ``PART II``
+    row over its ``ITEM`` rows), still end left of every row's second piece.
+    Titles led by dots to page numbers that never decrease are a table of
+    contents, not a table.
     """
     if not words:
         return []
     min_gap = phrase_gap(words)
     rows = baseline_rows(list(words))
-    pieces = [_pieces(r, min_gap) for r in rows]
+    # A row's pieces are made when first asked for: most rows of a page hold no
+    # digit, so their second piece is no value and they pair with nothing.
+    pieces = _LazyPieces(rows, min_gap)
 
     def pair(i: int) -> bool:
-        p = pieces[i]
-        if len(p) != 2:
+        if not pieces.has_digit(i):
             return False
-        label, value = p[0][4], p[1][4]
-        return len(label.split()) <= 6 and not is_number(label) and is_number(value)
+        p = pieces[i]
+        if len(p) not in (2, 3):
+            return False
+        label, value = p[0][4], p[-1][4]
+        short = len(label.split()) <= 6 and not is_number(label)
+        return short and is_number(value) and not any(is_number(m[4]) for m in p[1:-1])
 
     def aligned(i: int, j: int) -> bool:
         a, b = pieces[i], pieces[j]
-        same_value = abs(a[1][2] - b[1][2]) <= 3 or abs(a[1][0] - b[1][0]) <= 3
-        return abs(a[0][0] - b[0][0]) <= 3 and same_value
+        same_value = abs(a[-1][2] - b[-1][2]) <= 3 or abs(a[-1][0] - b[-1][0]) <= 3
+        height = max(a[0][3] - a[0][1], 6.0)
+        # An outdented section row (PART II over its ITEM rows) keeps to the label column.
+        outdented = abs(a[0][0] - b[0][0]) <= 4 * height and max(a[0][2], b[0][2]) < min(
+            a[1][0], b[1][0]
+        )
+        return (abs(a[0][0] - b[0][0]) <= 3 or outdented) and same_value
 
     out: list[tuple[float, float, float, float]] = []
     i = 0
@@ -487,7 +506,7 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
         i = run[-1] + 1
         if len(run) < 3:
             continue
-        if _contents_pages([pieces[k][1][4] for k in run]) and any(
+        if _contents_pages([pieces[k][-1][4] for k in run]) and any(
             has_leaders(rows[k], (-1e9, -1e9, 1e9, 1e9)) for k in run
         ):
             continue
@@ -508,6 +527,28 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
             )
         )
     return out
+
+
+class _LazyPieces:
+    """``_pieces`` of each row of ``rows``, made on first use."""
+
+    def __init__(self, rows: Sequence[Sequence[Word]], min_gap: float) -> None:
+        self._rows = rows
+        self._min_gap = min_gap
+        self._made: dict[int, list[Word]] = {}
+
+    def has_digit(self, i: int) -> bool:
+        """Whether a word of row ``i`` holds a digit (a value piece needs one)."""
+        return _DIGIT.search(" ".join(w[4] for w in self._rows[i])) is not None
+
+    def __getitem__(self, i: int) -> list[Word]:
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = _pieces(self._rows[i], self._min_gap)
+        return made
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def _contents_pages(values: Sequence[str]) -> bool:

@@ -141,6 +141,12 @@ class RapidOcrEngine(OcrEngine):
         self._stages.clear()
         return out
 
+    def read_crops(self, crops: Sequence[Image]) -> list[tuple[str, float]]:
+        """Text and score of each line crop (RGB), read one at a time as the page
+        pipeline reads its pieces (scaled to the recogniser's 48 px height)."""
+        recognised, _ = self._ocr.text_rec(list(crops), False)
+        return [(str(r[0]), float(r[1])) for r in recognised]
+
     def recognize(self, image: Image, sample: int | None = None) -> list[OcrLine]:
         import cv2
 

@@ -250,3 +250,62 @@ def test_a_nil_value_takes_its_percent_sign() -> None:
         ["Expected dividends", "—%", "—%"],
         ["Expected volatility", "51.28%", "57.87%"],
     ]
+
+
+def _cam(label_lines: list[list[str]], paragraphs: list[list[list[str]]], top: float) -> list[Word]:
+    """A side-labelled entry per label: label lines at x 35, text lines from x 140, 13 pt apart.
+
+    ``paragraphs[i]`` are the paragraphs of entry ``i`` (a blank line between two).
+    """
+    words: list[Word] = []
+    for labels, paras in zip(label_lines, paragraphs, strict=True):
+        for k, text in enumerate(labels):
+            words += _line(35, top + 13 * k, text)
+        for p, para in enumerate(paras):
+            for text in para:
+                words += _line(140, top, text)
+                top += 13
+            if p + 1 < len(paras):
+                top += 13
+    return words
+
+
+_FULL = "the Company adjusts the carrying value of the inventory to the lower of cost and value"
+_OPEN = "The" + _FULL[3:]  # a paragraph's first line, as long as a full line
+
+
+def test_side_labels_beside_paragraphs_are_a_two_column_table() -> None:
+    # AMD 10-K p141 (a critical audit matter): labels wrapped in a narrow left
+    # column; a new label starts where the text beside it starts a paragraph.
+    words = _line(140, 90, "Inventory Valuation")
+    words += _cam(
+        [["Description of the", "Matter"], ["How We Addressed", "the Matter in Our", "Audit"]],
+        [
+            [[_OPEN, *[_FULL] * 4, "conditions."]],
+            [["Our" + _FULL[3:], _FULL, _FULL, "judgments."], ["Our audit.", _FULL]],
+        ],
+        110,
+    )
+    (found,) = keyed_list_tables(words)
+    rows = found[1]
+    assert [r[0] for r in rows] == [
+        "",
+        "Description of the Matter",
+        "How We Addressed the Matter in Our Audit",
+    ]
+    assert rows[0][1] == "Inventory Valuation"
+    assert rows[1][1].startswith(_OPEN) and rows[1][1].endswith("conditions.")
+    # The second paragraph, a blank line below, is the same cell's text.
+    assert rows[2][1].endswith(f"Our audit. {_FULL}")
+
+
+def test_two_columns_of_prose_are_no_side_labelled_table() -> None:
+    # A label on every line: the left column is text, not labels.
+    words: list[Word] = []
+    for k in range(8):
+        words += _line(35, 100 + 13 * k, "Running text of")
+        words += _line(140, 100 + 13 * k, _FULL if k % 4 else "Another paragraph starts.")
+    assert keyed_list_tables(words) == []
+    # Text that runs on (lower case) beside a margin note is no entry.
+    words = _cam([["Oct 18"], ["Notes"]], [[["ples of writing", _FULL]], [["vailing", _FULL]]], 100)
+    assert keyed_list_tables(words) == []

@@ -210,3 +210,27 @@ def test_a_table_of_contents_read_as_a_grid_is_no_table() -> None:
     # Values out of order, or numbers beside the titles: a table.
     assert not contents_list([["Spain", "268"], ["Germany", "233"], ["France", "136"]])
     assert not contents_list([["2005", "28", "33"], ["2006", "25", "40"], ["2007", "66", "80"]])
+
+
+def test_a_filing_index_with_long_titles_and_outdented_parts_is_one_region() -> None:
+    from docparse.backends.table_regions import label_value_regions
+
+    lines = [
+        "PART I                                                            1",
+        "   ITEM 1.    Business                                            1",
+        "   ITEM 1A.   Risk Factors                                       14",
+        "PART II                                                          38",
+        "   ITEM 5.    Market for Common Equity, Related Stockholder Matters",
+        "   ITEM 7.    Management's Discussion and Analysis of Results    40",
+        "   ITEM 8.    Financial Statements                               51",
+    ]
+    # The title of ITEM 5 is cut to keep its page number off this line: the run stops there.
+    regions = label_value_regions(typed(lines))
+    assert len(regions) == 1 and regions[0][3] < 100 + 4 * LINE
+    lines[4] = "   ITEM 5.    Market for Common Equity, Stockholder Matters      38"
+    regions = label_value_regions(typed(lines))
+    assert len(regions) == 1 and regions[0][3] > 100 + 6 * LINE
+    grids = region_grids(typed(lines), regions[0])
+    rows = [[c for c in r if c] for r in grids[0][1]]
+    assert rows[0] == ["PART I", "1"]
+    assert rows[5] == ["ITEM 7.", "Management's Discussion and Analysis of Results", "40"]

@@ -413,3 +413,21 @@ def test_char_boxes_match_rapidocr_and_follow_the_quad() -> None:
     # A tall quadrilateral (a piece read turned) is left to rapidocr.
     tall = np.array([[0, 0], [30, 0], [30, 300], [0, 300]], dtype=np.float32)
     assert char_boxes(piece, tall, (text, 0.9, info)) is None
+
+
+def test_read_crops_reads_a_rendered_line() -> None:
+    import numpy as np
+
+    _needs("rapidocr")
+    from docparse.ocr.rapidocr import RapidOcrEngine
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Scanned pages cost time", fontsize=12)
+    pix = page.get_pixmap(dpi=200, clip=pymupdf.Rect(66, 84, 230, 106), alpha=False)
+    crop = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
+    engine = engine_mod.load_engine("rapidocr")
+    assert isinstance(engine, RapidOcrEngine)
+    ((text, score),) = engine.read_crops([crop])
+    assert text.replace(" ", "") == "Scannedpagescosttime"
+    assert 0.5 < score <= 1.0
