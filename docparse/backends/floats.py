@@ -11,14 +11,82 @@ figure's text. They become one item with the ``figure`` role, placed where
 the first of them was, which the assembly reads as a paragraph that never
 interrupts the text flow. A lone number in the margin band inside the
 figure's extent is a tick label, not a page number.
+
+A caption's label set apart from its text ("Table 3" in bold, a wide space,
+then the title; or "TABLE III" centred over its title line) often comes out
+of the text layer as two items: the label alone is a caption with no words,
+the title a heading. :func:`join_caption_labels` makes them one item.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Sequence
 
 from docparse.backends.headings import numbering
 from docparse.backends.items import CAPTION, Item, PageItems
+from docparse.builder import UnitDraft
+
+#: A table caption's label, with or without punctuation after its number
+#: ("Table 2:", "TABLE III", "Tab. 4", "Table 1 A simple table" once its
+#: label and text are joined, see :func:`join_caption_labels`).
+_TABLE_LABEL = re.compile(
+    r"^\s*(?:table|tab\.)\s*(?:[0-9]+(?:\.[0-9]+)?[a-z]?|(?-i:[IVXL]+|[A-Z](?:[-.]?[0-9]+)?))\b",
+    re.IGNORECASE,
+)
+
+
+def _bare_label(it: Item) -> bool:
+    """A caption label with no words after it: "Table 3", "Fig. 2:", "TABLE III"."""
+    m = CAPTION.match(it.text)
+    return m is not None and not it.text[m.end() :].strip(" .:|—–-")
+
+
+def _label_text(label: Item, it: Item) -> bool:
+    """``it`` is the text of the bare caption ``label``: on its baseline right
+    after it, or the next line under it, centred with it (a title set under
+    its label)."""
+    size = max(label.size, 6.0)
+    if it is label or it.table is not None or it.kind is not None or not it.lines:
+        return False
+    if CAPTION.match(it.text) or it.role == "figure":
+        return False
+    # On the label's baseline: the item's first line overlaps the label's line.
+    first_bottom = min(it.bbox.y1, it.bbox.y0 + 1.3 * max(it.size, 6.0))
+    same_line = min(first_bottom, label.bbox.y1) - max(it.bbox.y0, label.bbox.y0) > 0.5 * size
+    if same_line:
+        return 0 <= it.bbox.x0 - label.bbox.x1 <= 4 * size
+    # Under it: a title line set centred under a label centred over it.
+    gap = it.bbox.y0 - label.bbox.y1
+    centre = (label.bbox.x0 + label.bbox.x1) / 2
+    centred = abs((it.bbox.x0 + it.bbox.x1) / 2 - centre) <= 0.05 * (it.bbox.x1 - it.bbox.x0) + 2
+    return -0.2 * size <= gap <= 0.8 * size and centred and len(it.lines) <= 3
+
+
+def join_caption_labels(pages: Sequence[PageItems]) -> None:
+    """Join each bare caption label to its text (see the module docstring)."""
+    for page in pages:
+        taken: set[int] = set()
+        for label in [it for it in page.items if it.kind is None and _bare_label(it)]:
+            if id(label) in taken:
+                continue
+            text = next(
+                (it for it in page.items if id(it) not in taken and _label_text(label, it)), None
+            )
+            if text is None:
+                continue
+            taken.add(id(text))
+            head = " ".join(t.strip() for t in label.lines)
+            label.lines = [f"{head} {text.lines[0].strip()}", *text.lines[1:]]
+            # Without punctuation after its number ("Table 1 A simple table")
+            # the joined text no longer reads as a caption by its words alone.
+            label.role = "caption"
+            label.bbox = label.bbox.union(text.bbox)
+            label.bold = label.bold and text.bold
+            label.size = max(label.size, text.size)
+        if taken:
+            page.items = [it for it in page.items if id(it) not in taken]
 
 
 def _is_figure_caption(it: Item, body: float) -> bool:
@@ -90,3 +158,44 @@ def mark_figure_text(pages: Sequence[PageItems], body: float, body_font: str) ->
             page.items = [
                 joined if it is head else it for it in page.items if it is head or id(it) not in ids
             ]
+
+
+def link_captions(
+    drafts: list[UnitDraft],
+    captions: list[tuple[int, Item]],
+    tables: list[Item],
+    table_index: dict[int, int],
+) -> None:
+    """Link each table caption to the nearest table on its page and in its column (both ways).
+
+    ``captions`` are caption units ``(index in drafts, item)``; ``tables`` the
+    table items, ``table_index`` their draft index by ``id``. Pairs are taken
+    nearest first, each caption and each table once.
+    """
+    taken: set[int] = set()
+    pairs: list[tuple[float, int, Item]] = []
+    for ci, cap in captions:
+        if not _TABLE_LABEL.match(drafts[ci].text):
+            continue
+        for t in tables:
+            if t.page != cap.page:
+                continue
+            # In its column: a caption and a table side by side in two page
+            # columns are not each other's.
+            if min(t.bbox.x1, cap.bbox.x1) - max(t.bbox.x0, cap.bbox.x0) <= 0:
+                continue
+            gap = max(t.bbox.y0 - cap.bbox.y1, cap.bbox.y0 - t.bbox.y1, 0.0)
+            pairs.append((gap, ci, t))
+    used_caps: set[int] = set()
+    for _gap, ci, t in sorted(pairs, key=lambda x: x[0]):
+        ti = table_index[id(t)]
+        if ci in used_caps or ti in taken:
+            continue
+        used_caps.add(ci)
+        taken.add(ti)
+        d = drafts[ti]
+        if d.table is None:
+            continue
+        d.table = dataclasses.replace(d.table, caption=drafts[ci].text.strip())
+        d.related.append(ci)
+        drafts[ci].related.append(ti)

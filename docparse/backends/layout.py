@@ -26,14 +26,13 @@ library's page objects.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from docparse.backends.floats import mark_figure_text
+from docparse.backends.floats import join_caption_labels, link_captions, mark_figure_text
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture
 from docparse.backends.headings import (
@@ -377,8 +376,10 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                 if it.kind == "paragraph" and CAPTION.match(text):
                     it.kind = "caption"
                 continue
+            # A caption may be set a size above a small body type (a journal
+            # whose methods and references are in 7 pt, its captions in 8 pt).
             if CAPTION.match(text) and (
-                len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.05 or it.bold)
+                len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.3 or it.bold)
             ):
                 it.kind = "caption"
                 continue
@@ -502,6 +503,7 @@ def assemble_pages(
     if config.remove_headers:
         mark_furniture(recs, body)
     main_font = body_font(recs)
+    join_caption_labels(recs)
     mark_figure_text(recs, body, main_font)
     mark_footnotes(recs, body)
     title = _classify(recs, body, main_font)
@@ -570,7 +572,7 @@ def assemble_pages(
             captions.append((len(drafts), it))
         section = () if kind in ("title", "furniture") else tuple(s for _, s in stack)
         drafts.append(UnitDraft(kind=kind, text=text, raw=raw, section=section, provenance=prov))
-    _link_captions(drafts, captions, [it for it in order if it.table is not None], table_index)
+    link_captions(drafts, captions, [it for it in order if it.table is not None], table_index)
     return Assembly(
         drafts=drafts,
         title=title,
@@ -578,39 +580,3 @@ def assemble_pages(
         pages_without_text=no_text,
         pages=infos,
     )
-
-
-def _link_captions(
-    drafts: list[UnitDraft],
-    captions: list[tuple[int, Item]],
-    tables: list[Item],
-    table_index: dict[int, int],
-) -> None:
-    """Link each table caption to the nearest table on its page and in its column (both ways)."""
-    taken: set[int] = set()
-    pairs: list[tuple[float, int, Item]] = []
-    for ci, cap in captions:
-        m = CAPTION.match(drafts[ci].text)
-        if not m or not m.group("kind").lower().startswith("tab"):
-            continue
-        for t in tables:
-            if t.page != cap.page:
-                continue
-            # In its column: a caption and a table side by side in two page
-            # columns are not each other's.
-            if min(t.bbox.x1, cap.bbox.x1) - max(t.bbox.x0, cap.bbox.x0) <= 0:
-                continue
-            gap = max(t.bbox.y0 - cap.bbox.y1, cap.bbox.y0 - t.bbox.y1, 0.0)
-            pairs.append((gap, ci, t))
-    used_caps: set[int] = set()
-    for _gap, ci, t in sorted(pairs, key=lambda x: x[0]):
-        ti = table_index[id(t)]
-        if ci in used_caps or ti in taken:
-            continue
-        used_caps.add(ci)
-        taken.add(ti)
-        d = drafts[ti]
-        assert d.table is not None
-        d.table = dataclasses.replace(d.table, caption=drafts[ci].text.strip())
-        d.related.append(ci)
-        drafts[ci].related.append(ti)

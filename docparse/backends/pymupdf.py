@@ -149,6 +149,10 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
         if b.get("type", 0) != 0:
             continue
         lines: list[Line] = []
+        # A line of one span has the span's box, a block of one line the line's: the
+        # (frozen) box made for the one is used for the other.
+        last_raw: Any = None
+        last_box: BBox | None = None
         for ln in b.get("lines", ()):
             spans: list[TextSpan] = []
             printed = False
@@ -157,19 +161,25 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
                 if not text:
                     continue
                 printed = printed or not text.isspace()
+                last_raw, last_box = s["bbox"], box(s["bbox"])
                 spans.append(
                     TextSpan(
                         text=text,
-                        bbox=box(s["bbox"]),
+                        bbox=last_box,
                         size=float(s.get("size", 0.0)),
                         bold=is_bold(s),
                         font=str(s.get("font", "")),
                     )
                 )
             if printed:
-                lines.append(Line(tuple(spans), box(ln["bbox"])))
+                if last_box is None or tuple(ln["bbox"]) != tuple(last_raw):
+                    last_raw, last_box = ln["bbox"], box(ln["bbox"])
+                lines.append(Line(tuple(spans), last_box))
         if lines:
-            blocks.append(Block(tuple(lines), box(b["bbox"])))
+            block_box = last_box
+            if block_box is None or tuple(b["bbox"]) != tuple(last_raw):
+                block_box = box(b["bbox"])
+            blocks.append(Block(tuple(lines), block_box))
     return tuple(blocks)
 
 
@@ -513,10 +523,13 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
     found: list[Grid] = []
     for clip in clusters:
         lined = run(clip, strategy="lines")
+        # Without cell backgrounds the strict reading is the same grid: "lines_strict"
+        # differs from "lines" only in dropping fill-only paths wider and taller than
+        # the snap tolerance (PyMuPDF's clean_graphics), so without one there is
+        # nothing to drop and no second search to run.
         backgrounds = any(
             overlaps(f, clip) and min(f[2] - f[0], f[3] - f[1]) > 2 for f in pt.inputs.fills
-        )
-        # Without cell backgrounds the strict reading is the same grid.
+        ) and _fill_only_boxes(pt, clip)
         if lined and backgrounds:
             # "lines" counts every rectangle edge, cell backgrounds included;
             # "lines_strict" only strokes and thin rules (see prefer_fuller_grids).
@@ -544,6 +557,17 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
         kept = [g for g in found if not any(overlaps(g[0], a[0]) for a in alt)]
         return sorted([*kept, *alt], key=lambda g: (g[0][1], g[0][0]))
     return found
+
+
+def _fill_only_boxes(pt: PageTables, clip: Any, snap: float = 3.0) -> bool:
+    """Whether a path the ruled search reads in ``clip`` is a fill-only box (``lines_strict``
+    drops those wider and taller than ``snap``, PyMuPDF's snap tolerance)."""
+    for p in pt.paths:
+        x0, y0, x1, y1 = p["rect"]
+        wide, tall = abs(x1 - x0) > snap, abs(y1 - y0) > snap
+        if p.get("type") == "f" and wide and tall and overlaps(p["rect"], clip):
+            return True
+    return False
 
 
 def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:

@@ -76,6 +76,25 @@ class CharList(list[dict[str, Any]]):
     """
 
     _index: tuple[list[float], list[tuple[float, float, float, float]]] | None = None
+    _by_top: tuple[list[float], list[dict[str, Any]], float] | None = None
+
+    def rows_between(self, y0: float, y1: float) -> list[dict[str, Any]]:
+        """A superset of the characters whose ``top``/``bottom`` range overlaps (y0, y1).
+
+        Those with ``top`` in ``(y0 - tallest, y1)``, the tallest character's
+        height taken as the reach; characters with a NaN ``top`` or ``bottom``
+        overlap nothing and are left out.
+        """
+        if self._by_top is None:
+            ordered = sorted(
+                (c for c in self if not (math.isnan(c["top"]) or math.isnan(c["bottom"]))),
+                key=itemgetter("top"),
+            )
+            tallest = max((c["bottom"] - c["top"] for c in ordered), default=0.0)
+            self._by_top = ([c["top"] for c in ordered], ordered, max(tallest, 0.0))
+        tops, ordered, tallest = self._by_top
+        start = bisect_right(tops, y0 - tallest) if math.isfinite(tallest) else 0
+        return ordered[start : bisect_left(tops, y1)]
 
     def any_inside(self, rect: Iterable[float]) -> bool:
         """Whether some character box lies inside ``rect`` (x0, y0, x1, y1), edges included."""
@@ -171,25 +190,44 @@ def text_chars(page: Any, textpage: Any) -> CharList:
     chars = CharList()
     append = chars.append
     data = page.get_text("rawdict", textpage=textpage)
-    for block in data["blocks"]:
-        for line in block.get("lines", ()):
-            for span in line["spans"]:
-                for ch in span["chars"]:
-                    x0, top, x1, bottom = ch["bbox"]
-                    # The y extent of the transformed box (its four corners).
-                    ys = [b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom]
-                    ys.append(b * x1 + d * bottom)
-                    append(
-                        {
-                            "x0": x0,
-                            "x1": x1,
-                            "top": top,
-                            "bottom": bottom,
-                            "y0": min(ys) + f,
-                            "y1": max(ys) + f,
-                            "text": ch["c"],
-                        }
-                    )
+    spans = [s for block in data["blocks"] for ln in block.get("lines", ()) for s in ln["spans"]]
+    if b == 0:
+        # The usual matrix: y through it does not depend on x, so the transformed
+        # box's y extent is that of its top and bottom (the same floats as the
+        # four corners give: b * x is a zero added).
+        for span in spans:
+            for ch in span["chars"]:
+                x0, top, x1, bottom = ch["bbox"]
+                ya, yb = d * top, d * bottom
+                append(
+                    {
+                        "x0": x0,
+                        "x1": x1,
+                        "top": top,
+                        "bottom": bottom,
+                        "y0": (ya if ya < yb else yb) + f,
+                        "y1": (yb if ya < yb else ya) + f,
+                        "text": ch["c"],
+                    }
+                )
+        return chars
+    for span in spans:
+        for ch in span["chars"]:
+            x0, top, x1, bottom = ch["bbox"]
+            # The y extent of the transformed box (its four corners).
+            ys = [b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom]
+            ys.append(b * x1 + d * bottom)
+            append(
+                {
+                    "x0": x0,
+                    "x1": x1,
+                    "top": top,
+                    "bottom": bottom,
+                    "y0": min(ys) + f,
+                    "y1": max(ys) + f,
+                    "text": ch["c"],
+                }
+            )
     return chars
 
 
@@ -237,8 +275,17 @@ def chars_in_clip(chars: Iterable[dict[str, Any]], clip: Any) -> CharList:
     when its box (the advance width) reaches in. The search reads characters
     only to ask whether a joined box of paths or a found table holds text, and
     its tables are those of a clip text page on every page of the test PDFs.
+    A :class:`CharList` answers from its index on ``top`` (no scan of the page's
+    characters per clip); the order of the characters may then differ, which
+    neither question reads.
     """
     cx0, cy0, cx1, cy1 = (float(v) for v in clip)
+    if isinstance(chars, CharList):
+        return CharList(
+            c
+            for c in chars.rows_between(cy0, cy1)
+            if c["x0"] < cx1 and c["x1"] > cx0 and c["top"] < cy1 and c["bottom"] > cy0
+        )
     return CharList(
         c for c in chars if c["x0"] < cx1 and c["x1"] > cx0 and c["top"] < cy1 and c["bottom"] > cy0
     )

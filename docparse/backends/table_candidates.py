@@ -14,7 +14,7 @@ so that any word source (PyMuPDF, pdfplumber, OCR) can use them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 #: A word as the table code reads it: ``(x0, y0, x1, y1, text)``, top-left origin.
@@ -27,6 +27,7 @@ Line = tuple[tuple[float, ...], str]
 
 #: A value, with a significance or footnote mark after it ("5.3**", "12†").
 _NUMBER = re.compile(r"^[(\-–—+$€£¥]*\d[\d.,]*%?\)?(?:%|[*†‡]{1,3})?$")
+_TWO_DIGITS = re.compile(r"\d\D*\d")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 #: Marks a table sets in a cell in place of a value (not applicable, rounds
 #: to zero, suppressed, no data): a row of them goes on like a row of values.
@@ -221,12 +222,14 @@ def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
     """
     mid = page_width / 2
     found: list[Box4] = []
+    # The three passes see mostly the same rows: each row's tests are made once.
+    memo: dict[tuple[str, tuple[str, ...]], bool] = {}
     for part in (
         lines,
         [ln for ln in lines if ln[0][2] <= mid + 10],
         [ln for ln in lines if ln[0][0] >= mid - 10],
     ):
-        found.extend(_numeric_runs(part))
+        found.extend(_numeric_runs(part, memo))
     # A column's run inside a whole-width run is the same table seen in part.
     keep: list[Box4] = []
     for i, a in enumerate(found):
@@ -245,26 +248,53 @@ def _contains(outer: Sequence[float], inner: Sequence[float]) -> bool:
     )
 
 
-def _numeric_runs(lines: Sequence[Line]) -> list[Box4]:
+def _memo(
+    known: dict[tuple[str, tuple[str, ...]], bool],
+    test: str,
+    texts: list[str],
+    fn: Callable[[list[str]], bool],
+) -> bool:
+    key = (test, tuple(texts))
+    found = known.get(key)
+    if found is None:
+        found = known[key] = fn(texts)
+    return found
+
+
+def _numeric_row(texts: list[str]) -> bool:
+    """A row of values: two or more, and at least a third of its tokens."""
+    text = " ".join(texts)
+    if _TWO_DIGITS.search(text) is None:
+        return False  # two values hold two digits: most lines of prose stop here
+    # Dot leaders ("All ages . . . . 291,099") are not words.
+    tokens = [t for t in text.split() if any(ch.isalnum() for ch in t)]
+    values = sum(is_number(t) for t in tokens)
+    return values >= 2 and values >= len(tokens) / 3
+
+
+def _goes_on_row(texts: list[str]) -> bool:
+    """A row that goes on a run of values: placeholder marks count as values."""
+    # Inside a run, a placeholder mark stands where a value would; a run
+    # is never started by marks alone (footnote marks in prose).
+    tokens = [
+        t for t in " ".join(texts).split() if any(ch.isalnum() for ch in t) or _PLACEHOLDER.match(t)
+    ]
+    values = sum(is_number(t) or bool(_PLACEHOLDER.match(t)) for t in tokens)
+    return values >= 2 and values >= len(tokens) / 3
+
+
+def _numeric_runs(
+    lines: Sequence[Line], memo: dict[tuple[str, tuple[str, ...]], bool] | None = None
+) -> list[Box4]:
     rows = _rows(lines)
     out: list[Box4] = []
+    known = {} if memo is None else memo
 
     def numeric(texts: list[str]) -> bool:
-        # Dot leaders ("All ages . . . . 291,099") are not words.
-        tokens = [t for t in " ".join(texts).split() if any(ch.isalnum() for ch in t)]
-        values = sum(is_number(t) for t in tokens)
-        return values >= 2 and values >= len(tokens) / 3
+        return _memo(known, "numeric", texts, _numeric_row)
 
     def goes_on(texts: list[str]) -> bool:
-        # Inside a run, a placeholder mark stands where a value would; a run
-        # is never started by marks alone (footnote marks in prose).
-        tokens = [
-            t
-            for t in " ".join(texts).split()
-            if any(ch.isalnum() for ch in t) or _PLACEHOLDER.match(t)
-        ]
-        values = sum(is_number(t) or bool(_PLACEHOLDER.match(t)) for t in tokens)
-        return values >= 2 and values >= len(tokens) / 3
+        return _memo(known, "goes_on", texts, _goes_on_row)
 
     def header(texts: list[str]) -> bool:
         text = " ".join(texts)

@@ -75,8 +75,13 @@ def rule_bounded_regions(
             split = (
                 y - prev > 0.5 * page_height
                 or any(prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions)
+                # Prose under the rules, not the other page column's beside them.
                 or any(
-                    prev < (b[1] + b[3]) / 2 < y and _prose_line(b, t, x1 - x0) for b, t in lines
+                    prev < (b[1] + b[3]) / 2 < y
+                    and b[0] < x1
+                    and b[2] > x0
+                    and _prose_line(b, t, x1 - x0)
+                    for b, t in lines
                 )
             )
             if split:
@@ -461,9 +466,13 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
         return []
     min_gap = phrase_gap(words)
     rows = baseline_rows(list(words))
-    pieces = [_pieces(r, min_gap) for r in rows]
+    # A row's pieces are made when first asked for: most rows of a page hold no
+    # digit, so their second piece is no value and they pair with nothing.
+    pieces = _LazyPieces(rows, min_gap)
 
     def pair(i: int) -> bool:
+        if not pieces.has_digit(i):
+            return False
         p = pieces[i]
         if len(p) not in (2, 3):
             return False
@@ -518,6 +527,28 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
             )
         )
     return out
+
+
+class _LazyPieces:
+    """``_pieces`` of each row of ``rows``, made on first use."""
+
+    def __init__(self, rows: Sequence[Sequence[Word]], min_gap: float) -> None:
+        self._rows = rows
+        self._min_gap = min_gap
+        self._made: dict[int, list[Word]] = {}
+
+    def has_digit(self, i: int) -> bool:
+        """Whether a word of row ``i`` holds a digit (a value piece needs one)."""
+        return _DIGIT.search(" ".join(w[4] for w in self._rows[i])) is not None
+
+    def __getitem__(self, i: int) -> list[Word]:
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = _pieces(self._rows[i], self._min_gap)
+        return made
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def _contents_pages(values: Sequence[str]) -> bool:

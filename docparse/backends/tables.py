@@ -80,6 +80,7 @@ __all__ = [
     "RegionGrid",
     "TextLine",
     "banded_regions",
+    "caption_parts",
     "caption_regions",
     "column_edges",
     "column_starts",
@@ -242,7 +243,8 @@ def whitespace_regions(
         elif lumped:
             regions.append((c[0], c[1], c[2], c[3]))
     out: list[RegionGrid] = []
-    for found in regions:
+    captions = _caption_lines(caption_blocks(inputs.lines), inputs.lines) if regions else []
+    for found in (p for r in regions for p in caption_parts(r, captions, inputs.width)):
         # A page column's prose on the rows' baselines is no part of the table.
         r = without_prose_sides(found, inputs.words)
         clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
@@ -258,6 +260,74 @@ def whitespace_regions(
             contents = contents_list(g[1]) and has_leaders(inputs.words, g[0])
             if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)) and not contents:
                 out.append(g)
+    return out
+
+
+def _caption_lines(captions: Sequence[Box], lines: Sequence[TextLine]) -> list[Box]:
+    """Caption boxes widened over the text on their first line.
+
+    A label set apart from its title ("Table 4", a wide space, "A table
+    spanning two columns") is a text line of its own: the caption's extent,
+    and so its page column, is that of the label and the title together.
+    Lines on the caption's baseline less than two line heights apart are
+    taken in, one after the other on either side.
+    """
+    out: list[Box] = []
+    for c in captions:
+        x0, x1 = float(c[0]), float(c[2])
+        first = next((b for b, _ in lines if abs(b[1] - c[1]) < 1 and abs(b[0] - c[0]) < 1), None)
+        if first is None:
+            out.append((x0, float(c[1]), x1, float(c[3])))
+            continue
+        mid = (first[1] + first[3]) / 2
+        gap = 2 * (first[3] - first[1])
+        row = sorted((b for b, _ in lines if b[1] <= mid <= b[3]), key=lambda b: b[0])
+        grown = True
+        while grown:
+            grown = False
+            for b in row:
+                if b[0] < x0 and 0 <= x0 - b[2] <= gap:
+                    x0, grown = float(b[0]), True
+                elif b[2] > x1 and 0 <= b[0] - x1 <= gap:
+                    x1, grown = float(b[2]), True
+        out.append((x0, float(c[1]), x1, float(c[3])))
+    return out
+
+
+def caption_parts(region: Box, captions: Sequence[Box], page_width: float) -> list[Box]:
+    """``region`` cut at the table captions inside it, and kept to their page column.
+
+    A caption is never a row of a table: a region of rows of numbers that
+    holds one (a whole-width run over two tables in one page column, or over
+    a table and the next one's caption) is two tables, cut above and below
+    the caption (``captions``: :func:`caption_blocks` boxes). A region
+    across both page columns whose captions all sit in one column is that
+    column's table: the other column's lines on its baselines (a figure's
+    labels) are left out. A caption across the middle (a full-width float's,
+    set centred) keeps the whole width.
+    """
+    x0, y0, x1, y1 = (float(v) for v in region[:4])
+    inside = [
+        c for c in captions if y0 <= (c[1] + c[3]) / 2 <= y1 and min(c[2], x1) - max(c[0], x0) > 0
+    ]
+    if not inside:
+        return [(x0, y0, x1, y1)]
+    mid = page_width / 2
+    left = all(c[2] <= mid + 10 for c in inside)
+    right = all(c[0] >= mid - 10 for c in inside)
+    if x0 < mid - 10 and x1 > mid + 10:
+        if left:
+            x1 = mid + 10
+        elif right:
+            x0 = mid - 10
+    out: list[Box] = []
+    top = y0
+    for c in sorted(inside, key=lambda c: c[1]):
+        if c[1] > top:
+            out.append((x0, top, x1, c[1]))
+        top = max(top, c[3])
+    if top < y1:
+        out.append((x0, top, x1, y1))
     return out
 
 

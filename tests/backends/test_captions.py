@@ -1,0 +1,109 @@
+"""Table captions in the PDF assembly: a label joined to its text, linked to its table."""
+
+from __future__ import annotations
+
+from synthetic_pages import block, build, line
+
+from docparse.backends.base import PageContent, TableRegion
+from docparse.backends.table_regions import rule_bounded_regions
+from docparse.backends.tables import caption_parts
+from docparse.model import BBox
+
+_ROWS = (("Experiment", "Speed"), ("Run 11", "12.5"), ("Run 12", "24"))
+
+
+def _page(blocks: list, tables: tuple[TableRegion, ...] = ()) -> PageContent:
+    return PageContent(number=1, width=612, height=792, blocks=tuple(blocks), tables=tables)
+
+
+def _body() -> list:
+    text = "Body text of the paper runs on in the column for a good many words here."
+    return [block(line(text, 60, 300 + 12 * i)) for i in range(6)]
+
+
+def test_a_caption_label_set_apart_from_its_text_is_one_caption_linked_to_its_table() -> None:
+    # "Table 1" in bold, a wide space, then the title: two items on one baseline.
+    table = TableRegion(BBox(360, 64, 500, 101), _ROWS)
+    doc = build(
+        [
+            _page(
+                [
+                    *_body(),
+                    block(line("Table 1", 370, 46, size=8, bold=True)),
+                    block(line("A simple table", 410, 46, size=8, bold=True)),
+                ],
+                (table,),
+            )
+        ]
+    )
+    caps = [u for u in doc.units if u.kind == "caption"]
+    assert [u.text for u in caps] == ["Table 1 A simple table"]
+    assert not any(u.kind == "heading" for u in doc.units)
+    tab = next(u for u in doc.units if u.kind == "table")
+    assert tab.table is not None and tab.table.caption == "Table 1 A simple table"
+    assert tab.related == (caps[0].id,)
+
+
+def test_a_label_centred_over_its_title_line_is_joined_to_it() -> None:
+    table = TableRegion(BBox(340, 90, 520, 130), _ROWS)
+    doc = build(
+        [
+            _page(
+                [
+                    *_body(),
+                    block(line("TABLE III", 408, 60, size=8)),
+                    block(line("RESULTS ON THE TEST SET", 378, 70, size=8)),
+                ],
+                (table,),
+            )
+        ]
+    )
+    tab = next(u for u in doc.units if u.kind == "table")
+    assert tab.table is not None and tab.table.caption == "TABLE III RESULTS ON THE TEST SET"
+
+
+def test_a_bare_label_with_body_text_beside_it_in_the_other_column_stays_alone() -> None:
+    doc = build(
+        [
+            _page(
+                [
+                    block(line("Table 2", 60, 46, size=8, bold=True)),
+                    block(line("The other column's text starts here and runs on.", 330, 46)),
+                ]
+            )
+        ]
+    )
+    assert "Table 2" in [u.text for u in doc.units]
+
+
+def test_a_caption_in_one_page_column_cuts_a_region_over_both() -> None:
+    # Rows of numbers over both columns (a figure's labels on the left),
+    # two tables under their captions in the right column.
+    captions = [(380.0, 44.0, 480.0, 52.0), (340.0, 116.0, 524.0, 124.0)]
+    parts = caption_parts((136.0, 43.0, 527.0, 204.0), captions, 612.0)
+    assert [(round(p[0]), round(p[1]), round(p[3])) for p in parts if p[3] - p[1] > 2] == [
+        (296, 52, 116),
+        (296, 124, 204),
+    ]
+    # A caption across the middle (a full-width float) keeps the whole width.
+    assert caption_parts((100.0, 40.0, 500.0, 200.0), [(250.0, 40.0, 360.0, 48.0)], 612.0) == [
+        (100.0, 48.0, 500.0, 200.0),
+    ]
+    assert caption_parts((100.0, 40.0, 500.0, 200.0), [], 612.0) == [(100.0, 40.0, 500.0, 200.0)]
+
+
+def test_the_other_columns_prose_does_not_split_a_tables_rules() -> None:
+    rules = [(60.0, 60.0, 300.0), (60.0, 62.5, 300.0), (60.0, 133.0, 300.0), (60.0, 135.5, 300.0)]
+    lines = [
+        ((60.0, 46.0, 300.0, 54.0), "Table 3 Table at full column width"),
+        ((70.0, 67.0, 290.0, 77.0), "Xz Xc Xm"),
+        ((70.0, 90.0, 290.0, 100.0), "3.92 5.70 6.32"),
+        ((70.0, 119.0, 290.0, 131.0), "400.2 462.1 371.0"),
+        # The right column's prose on the same baselines as the rules.
+        ((312.0, 56.0, 552.0, 66.0), "superscripts font numbers and letters for use in footnote"),
+        ((312.0, 100.0, 552.0, 110.0), "corresponding author mark in the author block will not"),
+        # A section heading under the bottom rule.
+        ((60.0, 152.0, 235.0, 167.0), "7 Additional Options"),
+    ]
+    (region,) = rule_bounded_regions(rules, lines, 792.0)
+    assert region[1] < 60 and 135 < region[3] < 150
