@@ -31,6 +31,12 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
   that caption counts too: sub-tables of one float (:func:`caption_links`).
 
     python -m benchmarks.pdf_layout [--backend pymupdf] [--show-leaks] [--only NAME ...]
+        [--pair PDF TWIN ...]
+
+``--pair`` adds a PDF and its twin the corpus holds no PDF for: the EDGAR
+``.htm`` of ``financial/`` printed to PDF with headless Chromium
+(:func:`benchmarks.edgar_tables.print_to_pdf`), so furniture is checked
+against every pair.
 
 ``--show-leaks`` lists the lost furniture texts, the running-line leaks and
 the unlinked captions. Without the corpus, nothing is measured.
@@ -288,14 +294,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", default="pymupdf")
     ap.add_argument("--only", action="append", help="a pair whose name holds this (repeatable)")
     ap.add_argument("--show-leaks", action="store_true")
+    ap.add_argument(
+        "--pair",
+        nargs=2,
+        action="append",
+        type=Path,
+        metavar=("PDF", "TWIN"),
+        help="also measure this PDF against its twin (a printed EDGAR .htm; repeatable)",
+    )
     args = ap.parse_args(argv)
+    extra = [Pair(pdf.stem, pdf, twin) for pdf, twin in args.pair or []]
     print(
         f"{'pair':44} {'pages':>5} {'furn':>5} {'lost':>4} {'leaks':>5} {'fffd':>4} {'cid':>4}"
         f" {'heads':>9} {'UR@0.9':>6} {'caps':>7} {'cpu s':>6}"
     )
     totals: Counter[str] = Counter()
     recalls: list[float] = []
-    for pair in pairs(args.corpus):
+    for pair in [*pairs(args.corpus), *extra]:
         if args.only and not any(o in pair.name for o in args.only):
             continue
         t0 = time.process_time()

@@ -25,7 +25,9 @@ from collections.abc import Sequence
 
 from docparse.backends.footnotes import footnote_mark
 from docparse.backends.items import CAPTION, Item, PageItems
+from docparse.backends.pages import TableRegion
 from docparse.backends.words import _norm_key
+from docparse.model import BBox
 
 #: Share of the page height that makes the top and bottom margin bands.
 BAND = 0.13
@@ -41,7 +43,7 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 #: What a banner, a footer or a download stamp says, and body text rarely does.
 _FURNITURE_TEXT = re.compile(
     r"https?://|\bwww\.|\bdoi\s*:|\bdoi\.org/|\barxiv:\s*\d"
-    rf"|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}\b|\b{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}\b"
+    rf"|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}\b|\b{_MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b"
     r"|\b\d{4}-\d{2}-\d{2}\b"
     r"|\bvol(?:ume)?\.?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+"
     r"|\bpages?\s+\d+|\bpp\.\s*\d+"
@@ -105,6 +107,12 @@ def _margin_items(p: PageItems) -> list[tuple[Item, bool]]:
     return [(it, True) for it in top] + [(it, False) for it in bottom]
 
 
+def _n_rows(it: Item) -> int:
+    """Baselines of ``it``: pieces set on one baseline (a navigation bar's
+    ``Social Governance Glossary``) are lines of one row."""
+    return 1 if it.bbox.y1 - it.bbox.y0 <= 1.8 * max(it.size, 1.0) else len(it.lines)
+
+
 def _set_apart(it: Item, p: PageItems, top: bool) -> bool:
     """Nothing lies between ``it`` and the page edge, and a gap separates it from the rest."""
     size = max(it.size, 6.0)
@@ -144,7 +152,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
         seen: set[str] = set()
         for it, top in _margin_items(p):
             text = it.text.strip()
-            if len(text.split()) > 25 or len(it.lines) > 3 or _protected(it, p, top):
+            if len(text.split()) > 25 or _n_rows(it) > 3 or _protected(it, p, top):
                 continue
             if _near_table(it, p):
                 # A table's header or units line repeats on every statement
@@ -181,7 +189,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             marks = _banner_marks(text)
             if marks and (small or distinct or extreme or marks >= 2) and apart:
                 it.kind = "furniture"
-            elif extreme and len(it.lines) == 1 and apart:
+            elif extreme and _n_rows(it) == 1 and apart:
                 base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
                 slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
     _mark_repeated(pages, candidates, counts, near_table)
@@ -192,6 +200,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             for it in items:
                 it.kind = "furniture"
     _mark_page_numbers(pages)
+    _split_running_rows(pages)
 
 
 def _mark_repeated(
@@ -214,13 +223,31 @@ def _mark_repeated(
         # (its chapter's heading).
         content = in_body[key] >= 2 and 3 * in_body[key] >= counts[key]
         tabular = 2 * near_table[key] >= counts[key]
+        # A report whose every page is one table under the same title lines
+        # ("Major Contribution Report" / "For the Period Between ...") has
+        # them near the table on every page: that is a running header. A
+        # statement's title or header line is near tables on some pages only.
+        if tabular and n >= 3 and counts[key] >= 0.9 * n and len(it.text.split()) >= 3:
+            tabular = False
         if counts[key] >= need and not content and not tabular:
             it.kind = "furniture"
 
 
+#: The ways of saying "copyright": one kind of banner text however many a line holds.
+_COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights", re.IGNORECASE)
+
+
 def _banner_marks(text: str) -> int:
-    """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds."""
-    return len({m.group(0).lower()[:4] for m in _FURNITURE_TEXT.finditer(text)})
+    """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds.
+
+    ``Copyright © 2013 Osamu Aoki`` holds one: a book's copyright page
+    states it in the body's style, and it is content there.
+    """
+    kinds = set()
+    for m in _FURNITURE_TEXT.finditer(text):
+        word = m.group(0).lower()
+        kinds.add("©" if _COPYRIGHT.match(word) else word[:4])
+    return len(kinds)
 
 
 def _style(it: Item) -> tuple[str, float]:
@@ -292,3 +319,86 @@ def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
         for it, o in found:
             if o == off:
                 it.kind = "furniture"
+
+
+def _split_running_rows(pages: Sequence[PageItems]) -> None:
+    """Take a running head out of a table region that reaches over it.
+
+    A table detected from the top (bottom) edge of a page can take the
+    running head (footer) as its first (last) row: ``Debian Reference`` and
+    ``117 / 223`` as two cells over the table's columns. When that row lies
+    in the outermost band and each of its cells is a page number or the text
+    of a line marked as furniture on other pages, it is furniture, split off
+    the table into an item of its own. A row in the wider margin band with
+    only furniture between it and the page edge counts as in the outermost.
+    """
+    marked: dict[str, list[Item]] = {}
+    for p in pages:
+        for it in p.items:
+            if it.kind == "furniture" and it.table is None:
+                marked.setdefault(_norm_key(it.text.strip()), []).append(it)
+    if not marked:
+        return
+    for p in pages:
+        for it in list(p.items):
+            for top in (True, False):
+                # Stacked running lines ("Table of Contents" over the
+                # company's name over "NOTES ... (Continued)") go row by row.
+                while _split_edge_row(p, it, marked, top):
+                    pass
+
+
+def _split_edge_row(p: PageItems, it: Item, marked: dict[str, list[Item]], top: bool) -> bool:
+    """Split the first (``top``) or last row off ``it``'s table when it is furniture."""
+    t = it.table
+    if t is None or len(t.rows) < 2:
+        return False
+    edge = it.bbox.y0 <= EDGE * p.height if top else it.bbox.y1 >= (1 - EDGE) * p.height
+    # In the margin band, with only furniture between the table and the page
+    # edge: the third of three stacked running lines.
+    edge = edge or (
+        (it.bbox.y0 <= BAND * p.height if top else it.bbox.y1 >= (1 - BAND) * p.height)
+        and all(
+            o.kind == "furniture"
+            for o in p.items
+            if o is not it and (o.bbox.y1 <= it.bbox.y0 if top else o.bbox.y0 >= it.bbox.y1)
+        )
+    )
+    cells = [c.strip() for c in (t.rows[0] if top else t.rows[-1]) if c.strip()]
+    keys = [_norm_key(c) for c in cells]
+    if not edge or not any(k in marked for k in keys):
+        return False
+    if not all(k in marked or _PAGE_NUMBER.match(c) for c, k in zip(cells, keys, strict=True)):
+        return False
+    like = next(marked[k][0] for k in keys if k in marked)
+    _split_row(p, it, cells, like, top)
+    return True
+
+
+def _split_row(p: PageItems, it: Item, cells: list[str], like: Item, top: bool) -> None:
+    """Split the first (``top``) or last row of ``it``'s table off as a furniture item."""
+    t = it.table
+    if t is None:
+        return
+    h = min(like.bbox.y1 - like.bbox.y0, 0.5 * (it.bbox.y1 - it.bbox.y0))
+    b = it.bbox
+    cut = b.y0 + h if top else b.y1 - h
+    head = BBox(b.x0, b.y0, b.x1, cut) if top else BBox(b.x0, cut, b.x1, b.y1)
+    rest = BBox(b.x0, cut, b.x1, b.y1) if top else BBox(b.x0, b.y0, b.x1, cut)
+    last = len(t.rows) - 1
+    spans = []
+    for r, c, rs, cs in t.spans:
+        if top:
+            r, rs = (r - 1, rs) if r > 0 else (0, rs - 1)
+        elif r + rs - 1 == last:
+            rs -= 1
+        if rs >= 1 and (rs, cs) != (1, 1) and r >= 0:
+            spans.append((r, c, rs, cs))
+    rows = t.rows[1:] if top else t.rows[:-1]
+    n_head = max(0, t.n_header_rows - 1) if top else min(t.n_header_rows, len(rows))
+    it.table = TableRegion(rest, rows, n_head, tuple(spans))
+    it.bbox = rest
+    row = Item(it.page, head, [" ".join(cells)], like.size, like.bold, font=like.font)
+    row.kind = "furniture"
+    at = p.items.index(it)
+    p.items.insert(at if top else at + 1, row)

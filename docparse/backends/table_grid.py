@@ -11,6 +11,7 @@ signs join the value they belong to (:func:`merge_symbol_cells`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
@@ -370,6 +371,18 @@ def word_grid(
         return None
     n = len(xs) - 1
     first_values = next((i for i, r in enumerate(rows) if _valued(r, min_gap)), len(rows))
+    # The columns right of the stub, from their words: a column of "$" signs
+    # alone is no column a header could start.
+    right_of_stub = [w for r in rows for w in r if w[0] >= xs[1] and not _SYMBOL.match(w[4])]
+    group = (
+        (
+            min(w[0] for w in right_of_stub),
+            max(w[2] for w in right_of_stub),
+            min(bisect_right(xs, w[0]) - 1 for w in right_of_stub),
+        )
+        if right_of_stub
+        else None
+    )
     grid: list[list[str]] = []
     spanning: list[bool] = []
     for ri, row in enumerate(rows):
@@ -390,7 +403,7 @@ def word_grid(
                 col += 1
             placed.append(col)
         if ri < first_values and not edges:
-            placed = _spanning_starts(pieces, placed, xs, min_gap)
+            placed = _spanning_starts(pieces, placed, xs, min_gap, group)
         for piece, col in zip(pieces, placed, strict=True):
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
@@ -459,7 +472,11 @@ def _valued(row: Sequence[Word], min_gap: float) -> bool:
 
 
 def _spanning_starts(
-    pieces: Sequence[Sequence[Word]], placed: Sequence[int], xs: Sequence[float], min_gap: float
+    pieces: Sequence[Sequence[Word]],
+    placed: Sequence[int],
+    xs: Sequence[float],
+    min_gap: float,
+    group: tuple[float, float, int] | None = None,
 ) -> list[int]:
     """Columns of a header line's pieces, a spanning header in the first column it spans.
 
@@ -470,7 +487,10 @@ def _spanning_starts(
     neighbours in the line, whose middle is its middle. Of the runs of
     columns that hold every column it overlaps and no neighbour's, the one
     centred on it (within a tenth of its width; the widest of those) gives
-    its column: the run's first, as ICDAR-2013 places spanning cells.
+    its column: the run's first, as ICDAR-2013 places spanning cells. A
+    header narrower than one column, alone in its line and centred over
+    ``group`` (``(x0, x1, first column)`` of the words right of the stub,
+    three columns or more), spans them too.
     """
     n = len(xs) - 1
     out = list(placed)
@@ -479,6 +499,12 @@ def _spanning_starts(
         # Well into two columns at least: a short label on a boundary is no span.
         over = [c for c in range(n) if lo < xs[c + 1] - min_gap and hi > xs[c] + min_gap]
         if len(over) < 2:
+            # Alone in its line and centred over every value column ("Year Ended"
+            # over three years, in the middle one): it heads them all.
+            if group is None or len(pieces) > 1 or n - group[2] < 3:
+                continue
+            if abs((group[0] + group[1]) / 2 - (lo + hi) / 2) <= 0.1 * (hi - lo):
+                out[i] = group[2]
             continue
         left = out[i - 1] + 1 if i > 0 else 0
         right = placed[i + 1] - 1 if i + 1 < len(pieces) else n - 1

@@ -7,6 +7,7 @@ from synthetic_pages import build as _build
 from synthetic_pages import line as _line
 
 from docparse.backends.base import Block, Line, PageContent, TextSpan
+from docparse.backends.pages import TableRegion
 from docparse.model import BBox
 
 
@@ -80,3 +81,87 @@ def test_running_heads_and_page_numbers_are_no_footnotes_on_pages_citing_notes()
     assert "2.2. SECTION NUMBER 2" in furniture
     assert "12" in furniture
     assert not [u for u in doc.units if u.kind == "heading"]
+
+
+def test_a_navigation_bar_on_one_baseline_is_furniture() -> None:
+    # Four pieces on one baseline are one row, not a four-line paragraph.
+    pages = []
+    for n in range(1, 5):
+        words = (("Overview", 339), ("Environmental", 402), ("Social", 485))
+        words += (("Governance", 537), ("Glossary", 611), ("Appendix", 673))
+        bar = _block(*(_line(w, x, 17, 7.5, True, "Sans") for w, x in words))
+        pages.append(PageContent(n, 792, 612, blocks=(bar, _prose(150), _prose(300))))
+    doc = _build(pages)
+    bars = [u for u in doc.units if "Glossary" in u.text]
+    assert len(bars) == 4
+    assert all(u.kind == "furniture" for u in bars)
+
+
+def _grid(y: float, n: int = 10) -> TableRegion:
+    rows = tuple((f"Name {i}", f"Street {i}", f"{i * 10}.00") for i in range(n))
+    return TableRegion(BBox(72, y, 540, y + 14 * n), (("Last Name", "Address", "Amount"), *rows), 1)
+
+
+def test_a_report_title_over_the_table_on_every_page_is_furniture() -> None:
+    pages = []
+    for n in range(1, 5):
+        title = _block(_line("Major Contribution Report", 300, 30, 7))
+        period = _block(_line("For the Period Between August 1 and October 18", 260, 40, 7))
+        pages.append(PageContent(n, 792, 612, blocks=(title, period), tables=(_grid(56),)))
+    doc = _build(pages)
+    furniture = [u.text for u in doc.units if u.kind == "furniture"]
+    assert furniture.count("Major Contribution Report") == 4
+    assert furniture.count("For the Period Between August 1 and October 18") == 4
+    assert sum(u.kind == "table" for u in doc.units) == 4
+
+
+def test_a_statement_title_over_tables_on_some_pages_is_content() -> None:
+    pages = []
+    for n in range(1, 7):
+        blocks: list[Block] = [_prose(300)]
+        tables: tuple[TableRegion, ...] = ()
+        if n <= 3:
+            blocks.insert(0, _block(_line("Consolidated Statements of Things", 220, 40)))
+            tables = (_grid(56, 5),)
+        pages.append(PageContent(n, 612, 792, blocks=tuple(blocks), tables=tables))
+    doc = _build(pages)
+    titles = [u for u in doc.units if u.text == "Consolidated Statements of Things"]
+    assert titles
+    assert not [u for u in titles if u.kind == "furniture"]
+
+
+def test_a_running_head_a_table_region_took_as_its_first_row_is_furniture() -> None:
+    pages = []
+    for n in range(1, 6):
+        head = _block(_line("A Book Title", 72, 30))
+        number = _block(_line(str(n + 100), 300, 770))
+        if n == 3:
+            rows = (("A Book Title", "", f"{n + 100}"), ("Cell a", "Cell b", "Cell c"))
+            rows += tuple((f"x{i}", f"y{i}", f"z{i}") for i in range(8))
+            table = TableRegion(BBox(72, 30, 540, 200), rows)
+            pages.append(PageContent(n, 612, 842, blocks=(_prose(300), number), tables=(table,)))
+        else:
+            pages.append(PageContent(n, 612, 842, blocks=(head, _prose(150), _prose(300), number)))
+    doc = _build(pages)
+    table = next(u for u in doc.units if u.kind == "table")
+    assert table.table is not None
+    assert table.table.rows[0] == ("Cell a", "Cell b", "Cell c")
+    assert "A Book Title" not in table.text
+    heads = [u for u in doc.units if u.page == 3 and "A Book Title" in u.text]
+    assert [u.kind for u in heads] == ["furniture"]
+
+
+def test_an_updated_month_and_year_footer_is_furniture_on_one_page() -> None:
+    stamp = _block(_line("Updated Jan 2024", 480, 760, 8, False, "Sans-Italic"))
+    doc = _build([PageContent(1, 612, 792, blocks=(_prose(150), _prose(300), stamp))])
+    assert [u.text for u in doc.units if u.kind == "furniture"] == ["Updated Jan 2024"]
+
+
+def test_a_copyright_line_in_the_body_style_is_one_kind_of_banner_text() -> None:
+    # A book's copyright page: "Copyright" and "©" say one thing; content.
+    notice = _block(_line("Copyright © 2013-2021 A. Author", 72, 83))
+    doc = _build([PageContent(1, 612, 842, blocks=(notice, _prose(150), _prose(300)))])
+    assert not [u for u in doc.units if u.kind == "furniture"]
+    banner = _block(_line("doi:10.1000/xyz123 Copyright © 2020", 72, 83))
+    doc = _build([PageContent(1, 612, 842, blocks=(banner, _prose(150), _prose(300)))])
+    assert [u.text for u in doc.units if u.kind == "furniture"] == [banner.lines[0].text]

@@ -309,3 +309,38 @@ def test_two_columns_of_prose_are_no_side_labelled_table() -> None:
     # Text that runs on (lower case) beside a margin note is no entry.
     words = _cam([["Oct 18"], ["Notes"]], [[["ples of writing", _FULL]], [["vailing", _FULL]]], 100)
     assert keyed_list_tables(words) == []
+
+
+def test_a_lone_header_centred_over_three_value_columns_spans_them() -> None:
+    # AMD 10-K p84: "Year Ended" over three year columns sits inside the middle
+    # one; the twin (and ICDAR-2013) put a spanning cell in its first column.
+    spec = [
+        (424, 100.0, "Year Ended"),
+        (340, 112.0, "Dec 31, 2022"),
+        (425, 112.0, "Dec 25, 2021"),
+        (510, 112.0, "Dec 26, 2020"),
+        (417, 124.0, "(In millions)"),
+        (35, 136.0, "Net income of the year"),
+        (330, 136.0, "$"),
+        (365, 136.0, "1,320"),
+        (415, 136.0, "$"),
+        (450, 136.0, "3,162"),
+        (500, 136.0, "$"),
+        (541, 136.0, "2,490"),
+        (45, 148.0, "Net change in unrealized gains (losses) on hedges"),
+        (370, 148.0, "(38)"),
+        (455, 148.0, "(20)"),
+        (556, 148.0, "17"),
+    ]
+    words = [w for x, top, text in spec for w in _line(x, top, text)]
+    found = word_grid(words, (30, 95, 600, 160))
+    assert found is not None
+    rows = found[1]
+    assert rows[0] == ["", "Year Ended", "", ""]
+    assert rows[2] == ["", "(In millions)", "", ""]
+    # Over the last column only, a lone header stays where it stands.
+    audited = [(526.0, 100.0, "Audited"), *spec[1:]]
+    words = [w for x, top, text in audited for w in _line(x, top, text)]
+    found = word_grid(words, (30, 95, 600, 160))
+    assert found is not None
+    assert found[1][0] == ["", "", "", "Audited"]
