@@ -41,7 +41,8 @@ def contents_pages(pages: Sequence[PageItems]) -> set[int]:
     title, so lines are counted over the whole page)."""
     out = set()
     for p in pages:
-        n = sum(1 for it in p.items for ln in it.lines if _LEADER.search(ln))
+        # A leader is four dots or more: a line with fewer is not searched.
+        n = sum(1 for it in p.items for ln in it.lines if ln.count(".") >= 4 and _LEADER.search(ln))
         if n >= 5:
             out.add(p.number)
     return out
@@ -103,6 +104,8 @@ def _run_in_end(line: Line) -> int:
     for i, s in enumerate(line.spans):
         if not s.text.strip():
             continue
+        if not bold and not s.bold:
+            return 0  # no bold run opens the line (most lines): no title to read
         if s.bold:
             bold.append(s.text)
             continue
@@ -137,8 +140,12 @@ def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
         j = i + 1
         while j < len(lines) and _beside(lines[j - 1], lines[j]):
             j += 1
-        spans = tuple(s for ln in lines[i:j] for s in ln.spans)
-        ln = lines[i] if j == i + 1 else Line(spans, _spans_box(spans))
+        if j == i + 1:
+            ln = lines[i]
+            spans = ln.spans
+        else:
+            spans = tuple(s for ln in lines[i:j] for s in ln.spans)
+            ln = Line(spans, _spans_box(spans))
         end = _run_in_end(ln)
         title = Line(spans[:end], ln.bbox).text.strip() if end else ""
         scheme, depth = numbering(title)
@@ -214,6 +221,17 @@ def _style(it: Item) -> tuple[float, bool, str, bool]:
     return round(it.size * 2) / 2, it.bold, it.font, _capitals(it)
 
 
+def _three_letters(text: str) -> bool:
+    """``text`` has three letters or more (read no further than the third)."""
+    n = 0
+    for c in text:
+        if c.isalpha():
+            n += 1
+            if n == 3:
+                return True
+    return False
+
+
 def is_heading(
     it: Item,
     body: float,
@@ -234,7 +252,7 @@ def is_heading(
     words = text.split()
     if not words or len(words) > 18 or len(it.lines) > 3:
         return False
-    if sum(c.isalpha() for c in text) < 3:
+    if not _three_letters(text):
         return False  # symbols of a formula set in a bold math font ("QN", "0 σµ")
     scheme, depth = numbering(text)
     if text.endswith((".", ",", ";")) and not scheme and len(words) > 6:

@@ -48,7 +48,10 @@ class Item:
 
     @property
     def text(self) -> str:
-        return " ".join([t for t in map(str.strip, self.lines) if t])
+        lines = self.lines
+        if len(lines) == 1:
+            return lines[0].strip()
+        return " ".join([t for t in map(str.strip, lines) if t])
 
     @property
     def chars(self) -> int:
@@ -98,19 +101,23 @@ def superscripts(lines: Sequence[Line]) -> set[str]:
     """Texts of the short raised spans inside ``lines`` (see :func:`is_superscript`)."""
     out: set[str] = set()
     for ln in lines:
-        if len(ln.spans) < 2:
+        spans = ln.spans
+        if len(spans) < 2:
             continue
-        first = True
-        for s in ln.spans:
-            text = s.text.strip()
-            if not text:
-                continue
-            if first:
-                # A raised span that starts a line is a footnote's own mark, not a reference to it.
-                first = False
-                continue
-            if len(text) <= 3 and is_superscript(s.size, s.bbox.y1, ln.size, ln.bbox.y1):
-                out.update(text.replace(",", " ").split())
+        # is_superscript's bounds, worked out once a line.
+        line_size = ln.size
+        max_size = 0.85 * line_size
+        max_y1 = ln.bbox.y1 - 0.15 * line_size
+        k = 0
+        # A raised span that starts a line is a footnote's own mark, not a reference to it.
+        while k < len(spans) and not spans[k].text.strip():
+            k += 1
+        for s in spans[k + 1 :]:
+            # The cheap size test first: most spans are set at the line's size.
+            if 0 < s.size <= max_size and s.bbox.y1 < max_y1:
+                text = s.text.strip()
+                if text and len(text) <= 3:
+                    out.update(text.replace(",", " ").split())
     return out
 
 

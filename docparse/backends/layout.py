@@ -26,7 +26,6 @@ library's page objects.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -58,7 +57,7 @@ from docparse.backends.items import (
 from docparse.backends.lines import union_boxes
 from docparse.backends.pages import (
     Assembly,
-    Block,
+    BlockRole,
     Line,
     PageContent,
     PdfConfig,
@@ -84,6 +83,8 @@ _LONE_BULLET = re.compile(r"\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]
 
 
 def _clamp(b: BBox, w: float, h: float) -> BBox:
+    if b.origin == "top-left" and 0.0 <= b.x0 <= b.x1 <= w and 0.0 <= b.y0 <= b.y1 <= h:
+        return b  # on the page already (most boxes): the same box
     x0 = min(max(b.x0, 0.0), w)
     x1 = min(max(b.x1, 0.0), w)
     y0 = min(max(b.y0, 0.0), h)
@@ -114,12 +115,12 @@ def _union(boxes: Iterable[BBox]) -> BBox:
     return union_boxes(list(boxes))
 
 
-def _split_block(block: Block, page: int) -> list[Item]:
-    """Split one block into paragraph candidates."""
-    lines = [ln for ln in block.lines if ln.text.strip()]
+def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int) -> list[Item]:
+    """Split one block (its lines and role) into paragraph candidates."""
+    lines = [ln for ln in block_lines if ln.text.strip()]
     if not lines:
         return []
-    if block.role is not None:
+    if role is not None:
         return [
             Item(
                 page,
@@ -127,7 +128,7 @@ def _split_block(block: Block, page: int) -> list[Item]:
                 [expand_ligatures(ln.text) for ln in lines],
                 max((ln.size for ln in lines), default=0.0),
                 all(ln.bold for ln in lines),
-                block.role,
+                role,
                 font=dominant_font(lines),
             )
         ]
@@ -135,47 +136,52 @@ def _split_block(block: Block, page: int) -> list[Item]:
     right = max(ln.bbox.x1 for ln in lines)
     lines, run_in = split_run_in(lines)
     groups: list[list[Line]] = [[lines[0]]]
-    for prev, ln in itertools.pairwise(lines):
-        size = max(ln.size, 1.0)
-        text = ln.text
-        prev_text = prev.text.rstrip()
-        gap = ln.bbox.y0 - prev.bbox.y1
-        new = False
-        ends = bool(_SENT_END.search(prev_text))
-        if abs(ln.size - prev.size) > 0.9 or (ln.bold != prev.bold and (prev.bold or ln.bold)):
-            # Font change: a heading run-in or a heading followed by text.
-            new = len(groups[-1]) <= 3 or abs(ln.size - prev.size) > 0.9
-        if _BULLET_CHARS.match(text) or (_BULLET.match(text) and (ends or not prev_text)):
-            new = True
-        if gap > 0.8 * size:
-            new = True
-        indented = ln.bbox.x0 > left + 0.8 * size and prev.bbox.x0 <= left + 0.8 * size
-        short_prev = prev.bbox.x1 < right - 2.5 * size
-        if indented and (ends or short_prev):
-            new = True
-        if short_prev and ends and text[:1].isupper() and ln.bbox.x0 <= left + 0.8 * size:
-            new = True
-        if leading_marker(ln) and ln.size <= prev.size + 0.5:
-            new = True  # the next footnote of a block of footnotes
-        if _LONE_BULLET.fullmatch(prev_text):
-            new = False  # the bullet glyph sits on its own line before its text
-        if ln.bold and is_section_number(text) and not is_section_number(prev_text):
+    # Each line's facts are read once and carried as the next line's "prev".
+    prev = lines[0]
+    pb, prev_size, prev_bold = prev.bbox, prev.size, prev.bold
+    prev_text = prev.text.rstrip()
+    for ln in lines[1:]:
+        b, ln_size, ln_bold, text = ln.bbox, ln.size, ln.bold, ln.text
+        size = max(ln_size, 1.0)
+        indent = left + 0.8 * size
+        if id(prev) in run_in or id(ln) in run_in:
+            new = True  # a run-in heading is an item of its own
+        elif ln_bold and is_section_number(text) and not is_section_number(prev_text):
             # A heading's number on its own line under the previous heading
             # ("RESEARCH METHODS" / "A.1" beside "Part One"): its own item, so
             # that attach_section_numbers joins it to the title beside it.
             new = True
-        if id(prev) in run_in or id(ln) in run_in:
-            new = True  # a run-in heading is an item of its own
+        elif _LONE_BULLET.fullmatch(prev_text):
+            new = False  # the bullet glyph sits on its own line before its text
+        else:
+            ends = bool(_SENT_END.search(prev_text))
+            short_prev = pb.x1 < right - 2.5 * size
+            resized = abs(ln_size - prev_size) > 0.9
+            new = (
+                # Font change: a heading run-in or a heading followed by text.
+                (
+                    (resized or (ln_bold != prev_bold and (prev_bold or ln_bold)))
+                    and (len(groups[-1]) <= 3 or resized)
+                )
+                or bool(_BULLET_CHARS.match(text))
+                or (bool(_BULLET.match(text)) and (ends or not prev_text))
+                or b.y0 - pb.y1 > 0.8 * size
+                or (b.x0 > indent and pb.x0 <= indent and (ends or short_prev))
+                or (short_prev and ends and text[:1].isupper() and b.x0 <= indent)
+                # The next footnote of a block of footnotes.
+                or (bool(leading_marker(ln)) and ln_size <= prev_size + 0.5)
+            )
         if new:
             groups.append([ln])
         else:
             groups[-1].append(ln)
+        prev, pb, prev_size, prev_bold, prev_text = ln, b, ln_size, ln_bold, text.rstrip()
     items = []
     for g in groups:
         items.append(
             Item(
                 page,
-                _union(ln.bbox for ln in g),
+                union_boxes([ln.bbox for ln in g]),
                 [expand_ligatures(ln.text) for ln in g],
                 _dominant_size(g),
                 all(ln.bold for ln in g),
@@ -188,6 +194,8 @@ def _split_block(block: Block, page: int) -> list[Item]:
 
 
 def _dominant_size(lines: Sequence[Line]) -> float:
+    if len(lines) == 1:
+        return lines[0].size
     # As Counter.most_common(1): the first size among the most used.
     c: dict[float, int] = {}
     for ln in lines:
@@ -273,11 +281,11 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
                 region = TableRegion(block.bbox, rows)
                 items.append(Item(page.number, block.bbox, [], 0.0, False, "table", region))
             continue
-        lines = tuple(ln for ln in block.lines if not (tables and _inside(ln, tables, cells)))
-        if not lines:
-            continue
+        lines = block.lines
+        if tables:
+            lines = tuple(ln for ln in lines if not _inside(ln, tables, cells))
         role = None if block.role == "table" else block.role
-        items.extend(_split_block(Block(lines, block.bbox, role), page.number))
+        items.extend(_split_block(lines, role, page.number))
     items = attach_section_numbers(items)
     for t in tables:
         items.append(Item(page.number, t.bbox, [], 0.0, False, "table", t))

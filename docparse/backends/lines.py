@@ -9,6 +9,9 @@ assembly, so the two backends make lines the same way.
 
 from __future__ import annotations
 
+import collections
+import itertools
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -25,6 +28,8 @@ _BBOX_SET = _slot_setters(BBox, ("x0", "y0", "x1", "y1", "origin"))
 _SPAN_SET = _slot_setters(TextSpan, ("text", "bbox", "size", "bold", "font"))
 _LINE_SET = _slot_setters(Line, ("spans", "bbox", "_text", "_size", "_bold"))
 _BLOCK_SET = _slot_setters(Block, ("lines", "bbox", "role"))
+#: Runs an iterator to its end, keeping nothing (the setters' ``map`` results are ``None``).
+_drain: Callable[[Iterable[object]], None] = collections.deque[object](maxlen=0).extend
 
 
 # The three makers below give the objects the dataclasses' own __init__ gives,
@@ -53,6 +58,40 @@ def new_span(text: str, bbox: BBox, size: float, bold: bool, font: str) -> TextS
     sbold(span, bold)
     sfont(span, font)
     return span
+
+
+def new_bboxes(
+    x0: Iterable[float], y0: Iterable[float], x1: Iterable[float], y1: Iterable[float]
+) -> list[BBox]:
+    """``[BBox(a, b, c, d) for a, b, c, d in zip(x0, y0, x1, y1)]`` (top-left origin), each
+    field set over all boxes by one C-level ``map`` instead of a Python call a box."""
+    xs0 = list(x0)
+    boxes = list(map(_new, itertools.repeat(BBox, len(xs0))))
+    sx0, sy0, sx1, sy1, sorigin = _BBOX_SET
+    _drain(map(sx0, boxes, xs0))
+    _drain(map(sy0, boxes, y0))
+    _drain(map(sx1, boxes, x1))
+    _drain(map(sy1, boxes, y1))
+    _drain(map(sorigin, boxes, itertools.repeat("top-left")))
+    return boxes
+
+
+def new_spans(
+    texts: Sequence[str],
+    boxes: Iterable[BBox],
+    sizes: Iterable[float],
+    bolds: Iterable[bool],
+    fonts: Iterable[str],
+) -> list[TextSpan]:
+    """``[TextSpan(*f) for f in zip(texts, boxes, sizes, bolds, fonts)]``, a field at a time."""
+    spans = list(map(_new, itertools.repeat(TextSpan, len(texts))))
+    stext, sbbox, ssize, sbold, sfont = _SPAN_SET
+    _drain(map(stext, spans, texts))
+    _drain(map(sbbox, spans, boxes))
+    _drain(map(ssize, spans, sizes))
+    _drain(map(sbold, spans, bolds))
+    _drain(map(sfont, spans, fonts))
+    return spans
 
 
 def new_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
@@ -138,12 +177,9 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     return lines
 
 
-def _top(s: TextSpan) -> float:
-    return s.bbox.y0
-
-
-def _left(s: TextSpan) -> float:
-    return s.bbox.x0
+# Sort keys read in C (a page of text runs sorts thousands of spans).
+_top = operator.attrgetter("bbox.y0")
+_left = operator.attrgetter("bbox.x0")
 
 
 def _attach_scripts(
@@ -271,6 +307,4 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     return tuple(new_block(tuple(blk), union_boxes([ln.bbox for ln in blk])) for blk in open_blocks)
 
 
-def _top_left(line: Line) -> tuple[float, float]:
-    b = line.bbox
-    return (b.y0, b.x0)
+_top_left = operator.attrgetter("bbox.y0", "bbox.x0")

@@ -239,9 +239,8 @@ class PageContent:
     @property
     def n_chars(self) -> int:
         """Non-space characters of the text layer, unmapped glyphs included."""
-        return self.unmapped_glyphs + sum(
-            len(s.text) - s.text.count(" ") for b in self.blocks for ln in b.lines for s in ln.spans
-        )
+        text = "".join([s.text for b in self.blocks for ln in b.lines for s in ln.spans])
+        return self.unmapped_glyphs + len(text) - text.count(" ")
 
     @property
     def has_text(self) -> bool:

@@ -21,6 +21,7 @@ import bisect
 import ctypes
 import importlib
 import itertools
+import operator
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from docparse.backends.base import (
     encrypted_error,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.lines import blocks_from_lines, lines_from_spans, new_bbox, new_span
+from docparse.backends.lines import blocks_from_lines, lines_from_spans, new_bboxes, new_spans
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
     TABLE_CAPTION,
@@ -53,7 +54,6 @@ from docparse.model import BBox
 
 INSTALL = "pip install 'docparse[pypdfium2]'"
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
-_FONT_NAME_BYTES = 128
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
 _PDFIUM_CHARS = {"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"}
 
@@ -114,6 +114,13 @@ class _Calls:
         self.text_index = self._fn(raw.FPDFText_GetTextIndexFromCharIndex)
         self.has_unicode_map_error = self._fn(raw.FPDFText_HasUnicodeMapError)
         self.font_size = self._fn(raw.FPDFText_GetFontSize, ctypes.c_double)
+        # A text object comes back as a pointer, which goes on to
+        # FPDFTextObj_GetFont as it is (a bare function would cut an int to 32
+        # bits); a font as an int, which keys a dict.
+        self.text_object = self._fn(
+            raw.FPDFText_GetTextObject, getattr(raw.FPDFText_GetTextObject, "restype", None)
+        )
+        self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
         self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
 
@@ -161,11 +168,6 @@ class _Runs:
         plain = len(text) == self.n_units and not _SURROGATE.search(text)
         self.text: str | None = text if plain else None
         self._bounds: tuple[Sequence[int], list[int]] | None = None
-        self._fonts: dict[bytes, str] = {}
-        self._name = ctypes.create_string_buffer(_FONT_NAME_BYTES)
-        self._name_len = ctypes.c_ulong(_FONT_NAME_BYTES) if calls.bare else _FONT_NAME_BYTES
-        self._flags = ctypes.c_int()
-        self._flags_ref = ctypes.byref(self._flags)
         box = [ctypes.c_double() for _ in range(4)]
         refs = [ctypes.byref(b) for b in box]
         n = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
@@ -211,17 +213,6 @@ class _Runs:
         if self.text is not None:
             self.text = self.units.decode("utf-16-le")
         return len(bad)
-
-    def font(self, char: int) -> tuple[str, int]:
-        """The name and descriptor flags of the font of character ``char``."""
-        got = self.calls.font_info(self.handle, char, self._name, self._name_len, self._flags_ref)
-        if not got:
-            return "", self._flags.value
-        raw_name = self._name.value
-        name = self._fonts.get(raw_name)
-        if name is None:
-            name = self._fonts[raw_name] = raw_name.decode("utf-8", "replace")
-        return name, self._flags.value
 
     def _count(self, start: int, stop: int) -> int:
         """Rectangles over the characters ``start`` .. ``stop - 1``."""
@@ -331,6 +322,11 @@ class _Runs:
 
     def _text_bounds(self, starts: Sequence[int]) -> list[int]:
         """Where each run's text starts in the page text, and the text's end."""
+        if self.text is not None and self.n_units == self.n_chars and starts:
+            # The text holds one unit for each character it holds, from the
+            # first it holds to the last: as many units as characters means it
+            # holds them all, and a character's text index is its own.
+            return [0, *starts[1:], self.n_units]
         handle, to_text = self.handle, self.calls.text_index
         # The page text starts at the first character PDFium's text holds.
         base = self.text_index(0, self.n_chars)
@@ -348,23 +344,38 @@ class _Runs:
         bounds.append(self.n_units)
         return bounds
 
-    def fonts(self, chars: Iterable[int]) -> list[tuple[str, int]]:
-        """The font name and flags of each character of ``chars`` (see :meth:`font`)."""
-        info, handle = self.calls.font_info, self.handle
-        name, size, flags_ref, flags = self._name, self._name_len, self._flags_ref, self._flags
-        names = self._fonts
-        out: list[tuple[str, int]] = []
-        append = out.append
-        for char in chars:
-            if not info(handle, char, name, size, flags_ref):
-                append(("", flags.value))
-                continue
-            raw_name = name.value
-            got = names.get(raw_name)
-            if got is None:
-                got = names[raw_name] = raw_name.decode("utf-8", "replace")
-            append((got, flags.value))
-        return out
+    def fonts(self, chars: Sequence[int]) -> list[tuple[str, int]]:
+        """The name and descriptor flags of the font of each character of ``chars``.
+
+        A character's text object gives its font (two C calls returning
+        handles, run over all characters by ``map``); each font of the page
+        is then asked its name and flags once, through one of its characters.
+        Font handles are the page's: they are not kept past it.
+        """
+        calls, handle = self.calls, self.handle
+        objects = map(calls.text_object, itertools.repeat(handle), chars)
+        fonts = list(map(calls.object_font, objects))
+        # Each font's first character (the last one written wins).
+        first = dict(zip(reversed(fonts), reversed(chars), strict=True))
+        known = {font: self._font_info(char) for font, char in first.items()}
+        return list(map(known.__getitem__, fonts))
+
+    def _font_info(self, char: int) -> tuple[str, int]:
+        """The name and flags of the font of character ``char`` (``("", 0)`` for none)."""
+        calls, handle = self.calls, self.handle
+        flags = ctypes.c_int()
+        ref = ctypes.byref(flags)
+        size = int(calls.font_info(handle, char, None, _ulong(calls, 0), ref))
+        if size <= 0:
+            return "", 0
+        buf = ctypes.create_string_buffer(size)
+        calls.font_info(handle, char, buf, _ulong(calls, size), ref)
+        return buf.value.decode("utf-8", "replace"), flags.value
+
+
+def _ulong(calls: _Calls, n: int) -> Any:
+    """``n`` as the ``unsigned long`` a bare C function takes (as it is for a stand-in)."""
+    return ctypes.c_ulong(n) if calls.bare else n
 
 
 def page_runs(
@@ -395,44 +406,75 @@ def page_runs(
     # Each run's characters: from its first to the next run's first (the
     # first run also takes the characters before it, as its text does).
     bounds = [0, *starts[1:], reader.n_chars]
-    check = [
-        r
-        for r, (text, font) in enumerate(zip(texts, fonts, strict=False))
-        if not known.setdefault(font, set()).issuperset(text)
-    ]
+    get = known.get
+    check: list[int] = []
+    for r, text, font in zip(itertools.count(), texts, fonts, strict=False):
+        seen = get(font)
+        if seen is None:
+            seen = known[font] = set()
+        if not seen.issuperset(text):
+            check.append(r)
     if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
         texts = reader.texts(starts)
     for r in check:
         if "\ufffd" not in texts[r]:
             known[fonts[r]].update(texts[r])
     shown = reader.texts(starts, shown=True)
-    # A page with no unmapped glyph anywhere has none in a run: no scan a run.
-    dirty = count_unmapped("".join(shown)) > 0
-    calls, handle = reader.calls, reader.handle
-    font_size, font_weight = calls.font_size, calls.font_weight
-    bold_of: dict[str, bool] = {}
-    spans: list[TextSpan] = []
-    append = spans.append
     unmapped = 0
-    for (x0, y0, x1, y1), text, first, (font, _flags) in zip(
-        reader.rects, shown, starts, fonts, strict=False
-    ):
-        if dirty:
+    # A page with no unmapped glyph anywhere has none in a run: no scan a run.
+    if count_unmapped("".join(shown)) > 0:
+        cleaned = []
+        for text in shown:
             bad = count_unmapped(text)
             if bad:
                 unmapped += bad
                 text = strip_unmapped(text)
-        text = text.strip()
-        if not text:
-            continue
-        # The run's first character carries its font; a font's weight is read once.
-        size = float(font_size(handle, first))
-        bold = bold_of.get(font)
-        if bold is None:
-            weight = font_weight(handle, first)
-            bold = bold_of[font] = weight >= bold_weight or bool(_BOLD_FONT.search(font))
-        append(new_span(text, new_bbox(x0 - left, top - y1, x1 - left, top - y0), size, bold, font))
-    return spans, unmapped
+            cleaned.append(text)
+        shown = cleaned
+    return _spans(reader, shown, starts, fonts, (left, top), bold_weight), unmapped
+
+
+def _spans(
+    reader: _Runs,
+    shown: list[str],
+    starts: list[int],
+    fonts: list[tuple[str, int]],
+    corner: tuple[float, float],
+    bold_weight: int,
+) -> list[TextSpan]:
+    """The runs with text as spans, made column by column (one C-level ``map``
+    a field instead of a Python loop a run: a page can have thousands)."""
+    stripped = list(map(str.strip, shown))
+    rects = reader.rects[: len(stripped)]
+    keep = list(itertools.compress(itertools.count(), stripped))
+    if len(keep) < len(stripped):
+        stripped = list(map(stripped.__getitem__, keep))
+        rects = list(map(rects.__getitem__, keep))
+        starts = list(map(starts.__getitem__, keep))
+        fonts = list(map(fonts.__getitem__, keep))
+    if not keep:
+        return []
+    calls, handle = reader.calls, reader.handle
+    n = len(keep)
+    # The run's first character carries its font size.
+    sizes = list(map(float, map(calls.font_size, itertools.repeat(handle, n), starts)))
+    names = [name for name, _flags in fonts]
+    # A font's weight is read once, at its first run.
+    first = dict(zip(reversed(names), reversed(starts), strict=True))
+    bold_of = {
+        name: calls.font_weight(handle, first[name]) >= bold_weight or bool(_BOLD_FONT.search(name))
+        for name in dict.fromkeys(names)
+    }
+    bolds = list(map(bold_of.__getitem__, names))
+    left, top = corner
+    x0, y0, x1, y1 = zip(*rects, strict=True)  # PDF space: y grows upwards
+    boxes = new_bboxes(
+        map(operator.sub, x0, itertools.repeat(left)),
+        map(operator.sub, itertools.repeat(top), y1),
+        map(operator.sub, x1, itertools.repeat(left)),
+        map(operator.sub, itertools.repeat(top), y0),
+    )
+    return new_spans(stripped, boxes, sizes, bolds, names)
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:

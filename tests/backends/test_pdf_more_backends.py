@@ -151,8 +151,15 @@ class _FakeRaw:
         import ctypes
 
         name = f"F{self.fonts[k]}".encode()  # one font per text object
-        ctypes.memmove(buf, name + b"\0", len(name) + 1)  # type: ignore[call-overload]
+        if buf is not None and size > len(name):  # as PDFium: no copy into a short buffer
+            ctypes.memmove(buf, name + b"\0", len(name) + 1)  # type: ignore[call-overload]
         return len(name) + 1
+
+    def FPDFText_GetTextObject(self, handle: object, k: int) -> int | None:
+        return self.fonts[k]
+
+    def FPDFTextObj_GetFont(self, obj: int | None) -> int | None:
+        return obj  # one font per text object
 
     def FPDFText_GetFontWeight(self, handle: object, k: int) -> int:
         return 400
