@@ -102,9 +102,27 @@ def _margin_items(p: PageItems) -> list[tuple[Item, bool]]:
     text = [it for it in p.items if it.table is None and it.lines and it.kind is None]
     top = [it for it in text if it.bbox.y1 <= BAND * p.height]
     bottom = [it for it in text if it.bbox.y0 >= (1 - BAND) * p.height]
-    top = sorted(top, key=lambda it: it.bbox.y0)[:4]
-    bottom = sorted(bottom, key=lambda it: -it.bbox.y1)[:4]
+    top = _outer_rows(sorted(top, key=lambda it: it.bbox.y0), True)
+    bottom = _outer_rows(sorted(bottom, key=lambda it: -it.bbox.y1), False)
     return [(it, True) for it in top] + [(it, False) for it in bottom]
+
+
+def _outer_rows(items: list[Item], top: bool, rows: int = 4) -> list[Item]:
+    """The items of the ``rows`` outermost baselines of ``items`` (sorted from
+    the edge inward): a navigation bar's eight pieces on one baseline are one row."""
+    out: list[Item] = []
+    n = 0
+    edge = 0.0
+    for it in items:
+        start = it.bbox.y0 if top else -it.bbox.y1
+        if not out or start > edge:
+            n += 1
+            if n > rows:
+                break
+            size = max(it.size, 1.0)
+            edge = (it.bbox.y0 + 0.5 * size) if top else -(it.bbox.y1 - 0.5 * size)
+        out.append(it)
+    return out
 
 
 def _n_rows(it: Item) -> int:

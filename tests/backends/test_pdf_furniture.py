@@ -165,3 +165,18 @@ def test_a_copyright_line_in_the_body_style_is_one_kind_of_banner_text() -> None
     banner = _block(_line("doi:10.1000/xyz123 Copyright © 2020", 72, 83))
     doc = _build([PageContent(1, 612, 842, blocks=(banner, _prose(150), _prose(300)))])
     assert [u.text for u in doc.units if u.kind == "furniture"] == [banner.lines[0].text]
+
+
+def test_a_navigation_bar_of_separate_pieces_is_furniture_to_its_last_piece() -> None:
+    # Eight items on one baseline (a backend that gives each its own block)
+    # are one row of the margin, not eight.
+    words = ("Report Title", "Overview", "Environmental", "Social", "Governance", "Glossary")
+    pages = []
+    for n in range(1, 5):
+        bar = [_block(_line(w, 30 + 100 * i, 21, 7.5, True, "Sans")) for i, w in enumerate(words)]
+        bar.append(_block(_line(str(n + 1), 750, 21, 7.5, True, "Sans")))
+        pages.append(PageContent(n, 792, 612, blocks=(*bar, _prose(150), _prose(300))))
+    doc = _build(pages)
+    pieces = [u for u in doc.units if u.text in (*words, "2", "3", "4", "5")]
+    assert len(pieces) >= 4 * 7
+    assert {u.kind for u in pieces} == {"furniture"}
