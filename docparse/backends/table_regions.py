@@ -72,14 +72,21 @@ def rule_bounded_regions(
         stacks: list[list[float]] = [[ys[0]]]
         for y in ys[1:]:
             prev = stacks[-1][-1]
+            # Under its caption, a float's rules are split only by prose under
+            # them, not by the other page column's beside them; rules with no
+            # caption over them (a statement's sub-total rules) stop at any
+            # prose line, as nothing says the rows across it are one table.
+            first = stacks[-1][0]
+            captioned = any(
+                c[0] < x1 + 60 and c[2] > x0 - 60 and first - 120 <= c[3] <= first + 2
+                for c in captions
+            )
             split = (
                 y - prev > 0.5 * page_height
                 or any(prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions)
-                # Prose under the rules, not the other page column's beside them.
                 or any(
                     prev < (b[1] + b[3]) / 2 < y
-                    and b[0] < x1
-                    and b[2] > x0
+                    and (not captioned or (b[0] < x1 and b[2] > x0))
                     and _prose_line(b, t, x1 - x0)
                     for b, t in lines
                 )

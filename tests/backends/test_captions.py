@@ -107,3 +107,17 @@ def test_the_other_columns_prose_does_not_split_a_tables_rules() -> None:
     ]
     (region,) = rule_bounded_regions(rules, lines, 792.0)
     assert region[1] < 60 and 135 < region[3] < 150
+
+
+def test_without_a_caption_the_other_columns_prose_still_splits_the_rules() -> None:
+    # A statement's sub-total rules in the right column, prose in the left
+    # one beside them: nothing says the blocks across the prose are one table.
+    rules = [(300.0, y, 551.0) for y in (140.0, 265.0, 375.0, 485.0)]
+    lines = [((300.0, 146.0 + 11 * i, 551.0, 153.0 + 11 * i), "Purchases 20 80") for i in range(30)]
+    lines += [
+        ((27.0, 200.0, 276.0, 210.0), "The table below presents a summary of the changes in fair"),
+        ((27.0, 320.0, 276.0, 330.0), "in level 3 in its entirety if it has at least one input"),
+        ((27.0, 430.0, 276.0, 440.0), "offset by gains or losses attributable to level 1 inputs"),
+    ]
+    regions = rule_bounded_regions(rules, lines, 774.0)
+    assert all(r[3] - r[1] < 130 for r in regions)
