@@ -60,19 +60,26 @@ def new_span(text: str, bbox: BBox, size: float, bold: bool, font: str) -> TextS
     return span
 
 
+def _new_many(
+    cls: type, setters: Sequence[Callable[[Any, Any], None]], n: int, *columns: Iterable[Any]
+) -> list[Any]:
+    """``n`` new ``cls`` records, field ``k`` of each set from ``columns[k]`` by one
+    C-level ``map`` over all records instead of a Python call a record."""
+    objs: list[Any] = list(map(_new, itertools.repeat(cls, n)))
+    for setter, column in zip(setters, columns, strict=True):
+        _drain(map(setter, objs, column))
+    return objs
+
+
 def new_bboxes(
     x0: Iterable[float], y0: Iterable[float], x1: Iterable[float], y1: Iterable[float]
 ) -> list[BBox]:
-    """``[BBox(a, b, c, d) for a, b, c, d in zip(x0, y0, x1, y1)]`` (top-left origin), each
-    field set over all boxes by one C-level ``map`` instead of a Python call a box."""
+    """``[BBox(a, b, c, d) for a, b, c, d in zip(x0, y0, x1, y1)]`` (top-left origin), a field
+    at a time."""
     xs0 = list(x0)
-    boxes = list(map(_new, itertools.repeat(BBox, len(xs0))))
-    sx0, sy0, sx1, sy1, sorigin = _BBOX_SET
-    _drain(map(sx0, boxes, xs0))
-    _drain(map(sy0, boxes, y0))
-    _drain(map(sx1, boxes, x1))
-    _drain(map(sy1, boxes, y1))
-    _drain(map(sorigin, boxes, itertools.repeat("top-left")))
+    boxes: list[BBox] = _new_many(
+        BBox, _BBOX_SET, len(xs0), xs0, y0, x1, y1, itertools.repeat("top-left")
+    )
     return boxes
 
 
@@ -84,13 +91,9 @@ def new_spans(
     fonts: Iterable[str],
 ) -> list[TextSpan]:
     """``[TextSpan(*f) for f in zip(texts, boxes, sizes, bolds, fonts)]``, a field at a time."""
-    spans = list(map(_new, itertools.repeat(TextSpan, len(texts))))
-    stext, sbbox, ssize, sbold, sfont = _SPAN_SET
-    _drain(map(stext, spans, texts))
-    _drain(map(sbbox, spans, boxes))
-    _drain(map(ssize, spans, sizes))
-    _drain(map(sbold, spans, bolds))
-    _drain(map(sfont, spans, fonts))
+    spans: list[TextSpan] = _new_many(
+        TextSpan, _SPAN_SET, len(texts), texts, boxes, sizes, bolds, fonts
+    )
     return spans
 
 
