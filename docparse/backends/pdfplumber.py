@@ -38,6 +38,7 @@ from docparse.backends.table_candidates import (
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.tables import (
+    SIDE_SLACK,
     TABLE_MARGIN,
     RegionGrid,
     TextLine,
@@ -48,6 +49,7 @@ from docparse.backends.tables import (
     is_rule,
     join_cut_grids,
     join_strips,
+    numeric_tables_beyond,
     open_sides,
     plausible_table,
     prefer_fuller_grids,
@@ -366,11 +368,14 @@ def _strategy_regions(
                 )
             )
     boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
-    if strategy == "lines" or any(
-        rich_table(t.rows, text_line_count((t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1), boxes))
-        for t in found
-    ):
+    if strategy == "lines":
         return tuple(found)
+    if any(rich_table(t.rows, text_line_count(_box(t), boxes)) for t in found):
+        # A statement ruled in part: its unruled rows are read from the words.
+        beyond = _as_regions(numeric_tables_beyond([_box(t) for t in found], inputs, clusters))
+        return tuple(
+            with_extra_tables(found, beyond, _box, lambda t: t.rows, side_slack=SIDE_SLACK)
+        )
     if strategy == "lines_then_text":
         return tuple(found or _grids(page, config, _TEXT, words))
     # auto: tables read from the words where rows of numbers are.

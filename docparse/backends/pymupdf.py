@@ -45,6 +45,7 @@ from docparse.backends.table_candidates import (
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.tables import (
+    SIDE_SLACK,
     TABLE_MARGIN,
     TextLine,
     banded_regions,
@@ -54,6 +55,7 @@ from docparse.backends.tables import (
     is_rule,
     join_cut_grids,
     join_strips,
+    numeric_tables_beyond,
     prefer_fuller_grids,
     prose_table,
     region_grids,
@@ -548,7 +550,7 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
     if strategy == "lines" or any(
         rich_table(rows, text_line_count(tuple(bbox), words)) for bbox, rows in found
     ):
-        return found
+        return found if strategy == "lines" else _with_rows_beyond(pt, found, clusters)
     if strategy == "lines_then_text":
         return found or run(page_clip, strategy="text")
     # auto: tables read from the words where rows of numbers are.
@@ -557,6 +559,13 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
         kept = [g for g in found if not any(overlaps(g[0], a[0]) for a in alt)]
         return sorted([*kept, *alt], key=lambda g: (g[0][1], g[0][0]))
     return found
+
+
+def _with_rows_beyond(pt: PageTables, found: list[Grid], clusters: list[Any]) -> list[Grid]:
+    """``found`` with the rows of numbers it left out read from the words (a statement
+    ruled in part, :func:`~docparse.backends.tables.numeric_tables_beyond`)."""
+    beyond = numeric_tables_beyond([g[0] for g in found], pt.inputs, clusters)
+    return with_extra_tables(found, beyond, lambda g: g[0], lambda g: g[1], side_slack=SIDE_SLACK)
 
 
 def _fill_only_boxes(pt: PageTables, clip: Any, snap: float = 3.0) -> bool:

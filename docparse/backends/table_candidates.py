@@ -216,7 +216,8 @@ def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
     assets:``) stay in, and so does a row whose values are placeholder marks
     (``†``, ``#``, ``—``, ``n/a``, counted as values). A run of at least two
     rows is grown upward over up to four header-like rows (at most 10 words,
-    no sentence end). The runs
+    no sentence end), or over all of them when they lead up to the run
+    above (a statement's section labels). The runs
     are searched per page column as well as over the whole width, so a
     two-column page's tables are found in their column.
     """
@@ -237,6 +238,11 @@ def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
         if not inner:
             keep.append(a)
     return keep
+
+
+def numeric_row_boxes(lines: Sequence[Line]) -> list[Box4]:
+    """The boxes of the rows holding two or more values (the rows :func:`numeric_regions` uses)."""
+    return [(b[0], b[1], b[2], b[3]) for b, texts, _ in _rows(lines) if _numeric_row(texts)]
 
 
 def _contains(outer: Sequence[float], inner: Sequence[float]) -> bool:
@@ -300,6 +306,7 @@ def _numeric_runs(
         text = " ".join(texts)
         return len(text.split()) <= 10 and text.rstrip()[-1:] not in ".;"
 
+    previous: int | None = None  # the last row of the run before
     i = 0
     while i < len(rows):
         if not numeric(rows[i][1]):
@@ -319,12 +326,19 @@ def _numeric_runs(
         if len(run) >= 2:
             top = run[0]
             k = top - 1
-            while k >= 0 and top - k <= 4 and header(rows[k][1]):
+            while k >= 0 and header(rows[k][1]):
                 height = max(rows[k][0][3] - rows[k][0][1], 6.0)
                 if rows[top][0][1] - rows[k][0][3] > 2.5 * height:
                     break
                 top = k
                 k -= 1
+            # Header-like rows all the way up to the run above (``Stockholders'
+            # equity:``, ``Preferred stock:`` between a statement's value rows)
+            # keep the region grown over them; otherwise at most four header
+            # lines: above them is the lead-in (``... were as follows:``).
+            if previous is None or top > previous:
+                top = max(top, run[0] - 4)
+            previous = run[-1]
             chosen = [rows[r][0] for r in range(top, run[-1] + 1)]
             out.append(
                 (

@@ -26,6 +26,7 @@ from docparse.backends.table_candidates import (
     Word,
     is_number,
     numeric_regions,
+    numeric_row_boxes,
     overlaps,
     phrase_gap,
     union,
@@ -74,6 +75,7 @@ from docparse.backends.table_repair import (
 )
 
 __all__ = [
+    "SIDE_SLACK",
     "TABLE_CAPTION",
     "TABLE_MARGIN",
     "Box",
@@ -92,6 +94,7 @@ __all__ = [
     "join_cut_grids",
     "join_strips",
     "label_value_regions",
+    "numeric_tables_beyond",
     "open_sides",
     "plausible_table",
     "prefer_fuller_grids",
@@ -261,6 +264,44 @@ def whitespace_regions(
             if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)) and not contents:
                 out.append(g)
     return out
+
+
+def _inside(box: Sequence[float], boxes: Iterable[Sequence[float]]) -> bool:
+    """Whether the centre of ``box`` lies in one of ``boxes``."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
+
+
+#: Points a ruled piece may reach past the words of a table read from its words.
+SIDE_SLACK = 12.0
+
+
+def numeric_tables_beyond(
+    found: Iterable[Sequence[float]], inputs: PageInputs, clusters: Sequence[Box]
+) -> list[RegionGrid]:
+    """Whitespace tables holding rows of numbers that the ruled tables ``found`` left out.
+
+    A ruled strategy that reads one good table stops the whitespace search
+    (:func:`~docparse.backends.table_checks.rich_table`), but a statement
+    ruled or shaded only in part (a zebra-striped upper half, rules under its
+    totals) holds other rows unruled, and those would come out as
+    paragraphs. Where a row of two or more values
+    (:func:`~docparse.backends.table_candidates.numeric_row_boxes`) lies in
+    no found box, the page's whitespace tables (:func:`whitespace_regions`)
+    holding such a row are returned, to be merged with ``found`` by
+    :func:`with_extra_tables`: one holding found pieces and more non-empty
+    cells replaces them (the pieces' shading or rules may reach past its
+    words on the sides, hence :data:`SIDE_SLACK`).
+    """
+    boxes = list(found)
+    loose = [r for r in numeric_row_boxes(inputs.lines) if not _inside(r, boxes)]
+    if not loose:
+        return []
+    return [
+        g
+        for g in whitespace_regions(inputs, clusters, lumped=False)
+        if any(_inside(r, [g[0]]) for r in loose)
+    ]
 
 
 def _caption_lines(captions: Sequence[Box], lines: Sequence[TextLine]) -> list[Box]:
@@ -471,6 +512,7 @@ def with_extra_tables(
     box: Callable[[G], Box],
     rows: Callable[[G], Sequence[Sequence[str]]],
     replace: bool = True,
+    side_slack: float = 2.0,
 ) -> list[G]:
     """``found`` with the tables of the region finders (``extra``) added.
 
@@ -481,6 +523,8 @@ def with_extra_tables(
     non-empty cells replaces them: a finder of rows of numbers reads a table
     between its rules as pieces without its header (``Male`` and ``Female``
     blocks under a four-line header, all between a top and a bottom rule).
+    "Holds" allows ``side_slack`` points on the left and right (rules and
+    shading reach past the words a table read from its words spans).
     """
     out = list(found)
     for g in extra:
@@ -490,9 +534,9 @@ def with_extra_tables(
             out.append(g)
             continue
         held = all(
-            box(f)[0] >= b[0] - 2
+            box(f)[0] >= b[0] - side_slack
             and box(f)[1] >= b[1] - 2
-            and box(f)[2] <= b[2] + 2
+            and box(f)[2] <= b[2] + side_slack
             and box(f)[3] <= b[3] + 2
             for f in over
         )

@@ -1,0 +1,65 @@
+"""tables.numeric_tables_beyond: value rows a partly ruled statement's ruled pieces left out."""
+
+from __future__ import annotations
+
+from docparse.backends.table_candidates import Line, PageInputs, Word
+from docparse.backends.tables import SIDE_SLACK, numeric_tables_beyond, with_extra_tables
+
+
+def _line(x: float, top: float, text: str) -> list[Word]:
+    out: list[Word] = []
+    for t in text.split():
+        out.append((x, top, x + 5.0 * len(t), top + 11.0, t))
+        x += 5.0 * len(t) + 3.0
+    return out
+
+
+def _statement() -> PageInputs:
+    """A balance sheet: a label column and two value columns, 12 rows 14 points apart."""
+    rows = [
+        ("Cash and cash equivalents", "19,334", "20,522"),
+        ("Marketable securities", "6,647", "10,464"),
+        ("Inventories", "11,461", "16,047"),
+        ("Total current assets", "45,781", "60,197"),
+        ("Current liabilities:", "", ""),
+        ("Accounts payable", "25,309", "34,616"),
+        ("Accrued expenses and other", "13,739", "18,170"),
+        ("Unearned revenue", "4,768", "5,097"),
+        ("Total current liabilities", "43,816", "57,883"),
+        ("Long-term debt", "7,694", "24,743"),
+        ("Retained earnings", "4,916", "8,636"),
+        ("Total stockholders' equity", "19,285", "27,709"),
+    ]
+    words: list[Word] = []
+    lines: list[Line] = []
+    for i, (label, a, b) in enumerate(rows):
+        top = 200.0 + 14.0 * i
+        for x, text in ((40.0, label), (420.0, a), (520.0, b)):
+            if text:
+                ws = _line(x, top, text)
+                words += ws
+                lines.append(((ws[0][0], top, ws[-1][2], top + 11.0), text))
+    return PageInputs(612, 792, tuple(words), tuple(lines))
+
+
+def test_unruled_rows_below_a_shaded_piece_are_read_as_one_table() -> None:
+    inputs = _statement()
+    # A ruled strategy read the shaded first four rows only (shading reaches past the words).
+    piece = ((34.0, 198.0, 558.0, 254.0), [["Cash and cash equivalents", "19,334", "20,522"]])
+    beyond = numeric_tables_beyond([piece[0]], inputs, [])
+    assert len(beyond) == 1
+    merged = with_extra_tables(
+        [piece], beyond, lambda g: g[0], lambda g: g[1], side_slack=SIDE_SLACK
+    )
+    assert len(merged) == 1
+    rows = merged[0][1]
+    labels = [r[0] for r in rows]
+    assert "Cash and cash equivalents" in labels
+    assert "Total stockholders' equity" in labels
+    assert ["Accounts payable", "25,309", "34,616"] in rows
+
+
+def test_nothing_is_read_again_when_the_ruled_tables_hold_every_row_of_values() -> None:
+    inputs = _statement()
+    whole = (30.0, 198.0, 580.0, 370.0)
+    assert numeric_tables_beyond([whole], inputs, []) == []
