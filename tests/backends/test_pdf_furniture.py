@@ -180,3 +180,20 @@ def test_a_navigation_bar_of_separate_pieces_is_furniture_to_its_last_piece() ->
     pieces = [u for u in doc.units if u.text in (*words, "2", "3", "4", "5")]
     assert len(pieces) >= 4 * 7
     assert {u.kind for u in pieces} == {"furniture"}
+
+
+def test_a_footer_opening_with_a_page_number_the_page_cites_as_a_note_is_furniture() -> None:
+    # Even pages put the page number first in the footer ("14 Working Paper
+    # Series No 1299"); page 2 also cites note 14, and has a real note 14.
+    pages = []
+    for n in range(1, 7):
+        footer = _block(_line(f"{12 + n} Working Paper Series No 1299", 72, 770, 7, "Sans"))
+        blocks = [_prose(150), _citing("14", 250), _prose(300)]
+        if n == 2:
+            blocks.append(_block(_line("14 Estimated from the survey of 2009.", 72, 700, 8)))
+        pages.append(PageContent(n, 612, 792, blocks=(*blocks, footer)))
+    doc = _build(pages)
+    footer = next(u for u in doc.units if u.text == "14 Working Paper Series No 1299")
+    assert footer.kind == "furniture"
+    note = next(u for u in doc.units if u.text.startswith("14 Estimated"))
+    assert note.kind == "footnote"
