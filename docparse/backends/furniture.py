@@ -47,7 +47,8 @@ _FURNITURE_TEXT = re.compile(
     rf"|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}\b|\b{_MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b"
     r"|\b\d{4}-\d{2}-\d{2}\b"
     r"|\bvol(?:ume)?\.?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+"
-    r"|\bpages?\s+\d+|\bpp\.\s*\d+"
+    r"|\bpages?\s+\d+|\bpp?\.\s*\d+\s*[-–]\s*\d+|\bpp\.\s*\d+"
+    r"|\bissn\b|\b\d{4}-\d{3}[\dX]/\d{2}/\$?\d"  # a copyright clearance code
     r"|\b(?:downloaded|download date|accessed|retrieved|printed)\b"
     r"|©|\(c\)\s*\d{4}|\bcopyright\b|\ball rights reserved\b",
     re.IGNORECASE,
@@ -137,11 +138,18 @@ def _n_rows(it: Item) -> int:
     return 1 if it.bbox.y1 - it.bbox.y0 <= 1.8 * max(it.size, 1.0) else len(it.lines)
 
 
-def _set_apart(it: Item, p: PageItems, top: bool) -> bool:
-    """Nothing lies between ``it`` and the page edge, and a gap separates it from the rest."""
+def _set_apart(it: Item, p: PageItems, top: bool, stacked: bool = False) -> bool:
+    """Nothing lies between ``it`` and the page edge, and a gap separates it from the rest.
+
+    With ``stacked``, lines already marked furniture do not count: a banner
+    of three stacked lines (journal and date, ISSN and DOI, copyright) is
+    set apart as a whole.
+    """
     size = max(it.size, 6.0)
     for o in p.items:
         if o is it or not (o.lines or o.table is not None):
+            continue
+        if stacked and o.kind == "furniture":
             continue
         if top and o.bbox.y0 < it.bbox.y1 - 0.3 * size and o.bbox.y1 > it.bbox.y0:
             continue  # beside it on the same band (a left and a right running head)
@@ -169,6 +177,8 @@ class _Margins:
     #: pages each key is a margin line on, and of those, near a table
     counts: Counter[str] = field(default_factory=Counter)
     near_table: Counter[str] = field(default_factory=Counter)
+    #: banner lines that only other banner lines may keep from being set apart
+    stacked: list[tuple[Item, PageItems, bool]] = field(default_factory=list)
     #: (top, baseline rounded, size rounded, font) -> items there
     slots: dict[tuple[bool, int, float, str], list[Item]] = field(default_factory=dict)
 
@@ -213,9 +223,11 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
                     m.add(it, key, True, seen, near=True)
             elif _PAGE_NUMBER.match(text):
                 it.kind = "furniture"
-            elif lettered:
+            elif lettered or _banner_marks(text):
+                # An ISSN and price ("0099-2240/11/$12.00") have no letters.
                 _single_page(it, p, top, m, seen, (body, main_font, common))
     _mark_repeated(pages, m.candidates, m.counts, m.near_table)
+    _mark_stacked(m.stacked)
     marked = {key for it, key, _ in m.candidates if it.kind == "furniture"}
     for it, key in m.notes:
         if key in marked and m.counts[key] >= 2:
@@ -257,9 +269,22 @@ def _single_page(
     marks = _banner_marks(text)
     if marks and (small or distinct or extreme or marks >= 2) and apart:
         it.kind = "furniture"
+    elif marks and (small or distinct or extreme or marks >= 2):
+        m.stacked.append((it, p, top))
     elif extreme and _n_rows(it) == 1 and apart:
         base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
         m.slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
+
+
+def _mark_stacked(stacked: list[tuple[Item, PageItems, bool]]) -> None:
+    """Mark banner lines set apart from the text once the furniture beside them is left out."""
+    changed = True
+    while changed:
+        changed = False
+        for it, p, top in stacked:
+            if it.kind is None and _set_apart(it, p, top, stacked=True):
+                it.kind = "furniture"
+                changed = True
 
 
 def _mark_repeated(
