@@ -29,12 +29,13 @@ from docparse.backends.base import (
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.pymupdf_tables import (
-    CharList,
-    chars_in_clip,
+    PageWords,
+    WordProbe,
     fast_path_available,
     find_ruled_tables,
-    page_chars,
+    page_words,
 )
+from docparse.backends.ruled_grid import find_grids
 from docparse.backends.table_candidates import (
     PageInputs,
     can_split_columns,
@@ -219,9 +220,9 @@ class PageTables:
     rules: list[tuple[float, float, float]]
     #: ``get_drawings()``-form conversions of ``paths`` by index, made on first use.
     converted: dict[int, dict[str, Any]] = field(default_factory=dict)
-    #: The characters of the ruled searches (:func:`page_chars`), read on the first one,
+    #: The words of the ruled searches (:func:`page_words`), read on the first one,
     #: inside ``chars_region`` (the box around every clip searched; the page when unset).
-    chars: CharList | None = None
+    chars: PageWords | None = None
     chars_region: tuple[float, float, float, float] | None = None
 
     def drawings(self, indices: list[int]) -> list[dict[str, Any]]:
@@ -250,21 +251,19 @@ class PageTables:
             return []  # one column at most: no table to find, and the search is the cost
         strategy = settings.get("strategy")
         if (
-            _FAST_RULED
-            and strategy in ("lines", "lines_strict")
+            strategy in ("lines", "lines_strict")
             and len(settings) == 1
             and not self.config.table_layout_model
         ):
-            # The same search without find_tables' per-character Python objects,
-            # and one text page per page for all its clips (each costs a page's read).
-            chars = None
             if not self.page.rotation:
+                # docparse's own grid builder on the shared paths, and one read of
+                # the page's words for all its clips (see ruled_grid).
                 if self.chars is None:
-                    self.chars = page_chars(self.page, self.chars_region)
-                # One clip searched: its own text page, as find_tables reads it.
-                same = self.chars_region is not None and tuple(clip) == self.chars_region
-                chars = self.chars if same else chars_in_clip(self.chars, clip)
-            return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy, chars)
+                    self.chars = page_words(self.page, self.chars_region)
+                chars = WordProbe(self.chars, clip)
+                return find_grids(near, clip, chars, strict=strategy == "lines_strict")
+            if _FAST_RULED:
+                return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy)
         if _HAS_USE_LAYOUT:
             settings["use_layout"] = self.config.table_layout_model
         found = self.page.find_tables(clip=clip, paths=self.drawings(near_at), **settings)
