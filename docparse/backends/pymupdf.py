@@ -28,6 +28,7 @@ from docparse.backends.base import (
     open_pymupdf,
 )
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
+from docparse.backends.lines import make_line, new_bbox, new_span
 from docparse.backends.pymupdf_tables import (
     PageWords,
     WordProbe,
@@ -120,7 +121,7 @@ def _bold_font(font: str) -> bool:
 
 
 def _bbox(b: Any) -> BBox:
-    return BBox(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+    return new_bbox(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
 
 
 def _rotator(rotation: int, width: float, height: float) -> Any:
@@ -164,18 +165,19 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
                 printed = printed or not text.isspace()
                 last_raw, last_box = s["bbox"], box(s["bbox"])
                 spans.append(
-                    TextSpan(
-                        text=text,
-                        bbox=last_box,
-                        size=float(s.get("size", 0.0)),
-                        bold=is_bold(s),
-                        font=str(s.get("font", "")),
+                    new_span(
+                        text,
+                        last_box,
+                        float(s.get("size", 0.0)),
+                        is_bold(s),
+                        str(s.get("font", "")),
                     )
                 )
             if printed:
                 if last_box is None or tuple(ln["bbox"]) != tuple(last_raw):
                     last_raw, last_box = ln["bbox"], box(ln["bbox"])
-                lines.append(Line(tuple(spans), last_box))
+                # Text, size and bold set as the line is made: the assembly reads them all.
+                lines.append(make_line(tuple(spans), last_box))
         if lines:
             block_box = last_box
             if block_box is None or tuple(b["bbox"]) != tuple(last_raw):

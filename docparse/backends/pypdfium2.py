@@ -408,12 +408,17 @@ def page_runs(
     bounds = [0, *starts[1:], reader.n_chars]
     get = known.get
     check: list[int] = []
-    for r, text, font in zip(itertools.count(), texts, fonts, strict=False):
+    # Runs in one font follow one another: a stretch of them whose joined
+    # text is all known in the font needs no look at each run (once the
+    # first pages have been read, nearly all of them).
+    for font, group in itertools.groupby(range(len(texts)), fonts.__getitem__):
         seen = get(font)
         if seen is None:
             seen = known[font] = set()
-        if not seen.issuperset(text):
-            check.append(r)
+        runs = list(group)
+        if seen.issuperset("".join(map(texts.__getitem__, runs))):
+            continue
+        check += [r for r in runs if not seen.issuperset(texts[r])]
     if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
         texts = reader.texts(starts)
     for r in check:
@@ -449,7 +454,7 @@ def _spans(
     keep = list(itertools.compress(itertools.count(), stripped))
     # A run that ends in a space (PDFium's generated word gap), or before a
     # blank run, ends a word.
-    spaced = [t[-1:].isspace() for t in shown[: len(stripped)]]
+    spaced = list(map(operator.ne, map(len, shown), map(len, map(str.rstrip, shown))))
     if len(keep) < len(stripped):
         for k in range(len(stripped) - 1):
             if not stripped[k + 1]:
