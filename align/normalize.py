@@ -171,6 +171,35 @@ class _Builder:
         return NormalizedText(text, original, starts, ends)
 
 
+class _TextBuilder(_Builder):
+    """:class:`_Builder` for :func:`normalize_text`: the same characters, no offset map."""
+
+    __slots__ = ()
+
+    def _copy(self, text: str, offset: int) -> None:
+        self.chars.append(text)
+        self.last_space = False
+
+    def space(self, start: int, end: int) -> None:
+        if not self.last_space:
+            self.chars.append(" ")
+            self.last_space = True
+
+    def piece(self, text: str, start: int, end: int) -> None:
+        for ch in text:
+            if ch.isspace() or (self.fold_punct and _is_punct(ch)):
+                self.space(start, end)
+                continue
+            if unicodedata.combining(ch) and self.last_space:
+                continue
+            self.chars.append(ch)
+            self.last_space = False
+
+    def text(self) -> str:
+        text = "".join(self.chars)
+        return text[:-1] if text.endswith(" ") else text
+
+
 def _unicode_round(text: str, fold_case: bool) -> str:
     out = unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
     return out.casefold() if fold_case else out
@@ -346,10 +375,20 @@ def normalize_text(
     join_hyphens: bool = True,
     math: bool = False,
 ) -> str:
-    """:func:`normalize` without the offset map."""
-    return normalize(
-        text, fold_case=fold_case, fold_punct=fold_punct, join_hyphens=join_hyphens, math=math
-    ).text
+    """:func:`normalize` without the offset map (the same text, made without building it)."""
+    if math and ("$" in text or "\\" in text):
+        return normalize(
+            text, fold_case=fold_case, fold_punct=fold_punct, join_hyphens=join_hyphens, math=math
+        ).text
+    if text.isascii() and not (join_hyphens and _HYPHEN_HINT.search(text)):
+        # _ascii's text: its tokens are the \S+ runs, which str.split() also gives.
+        t = text.lower() if fold_case else text
+        if fold_punct:
+            t = t.translate(_PUNCT_TO_SPACE)
+        return " ".join(t.split())
+    b = _TextBuilder(fold_case, fold_punct)
+    _feed(b, text, 0, join_hyphens)
+    return b.text()
 
 
 def markup_to_text(text: str, markup: Markup | None, *, source: str | Path | None = None) -> str:

@@ -637,9 +637,18 @@ def _project_tables(
     gold_bags = [cell_bag(t) for _, t in gold]
     cand_bags = [cell_bag(t) for _, t in cand]
     f1 = np.zeros((len(gold), len(cand)))
+    # bag_f1 is 0 for two bags without a common cell unless both are empty: only the
+    # pairs sharing a cell (or both empty) are scored, not every twin table against
+    # every parsed one (160 x 160 on a book).
+    holding: dict[str, list[int]] = defaultdict(list)
+    for ci, cb in enumerate(cand_bags):
+        for cell in cb:
+            holding[cell].append(ci)
+    empty = [ci for ci, cb in enumerate(cand_bags) if not cb]
     for gi, gb in enumerate(gold_bags):
-        for ci, cb in enumerate(cand_bags):
-            f1[gi, ci] = bag_f1(gb, cb)
+        share = {ci for cell in gb for ci in holding.get(cell, ())} if gb else set(empty)
+        for ci in share:
+            f1[gi, ci] = bag_f1(gb, cand_bags[ci])
     best: dict[int, int] = {}
     if cand:
         rows, cols = linear_sum_assignment(f1, maximize=True)

@@ -38,23 +38,36 @@ def _anchors(a: Sequence[int], b: Sequence[int], n: int) -> list[tuple[int, int]
     (sometimes twice in a twin, once in the PDF), and unique-only anchors
     would leave those stretches without any. :func:`_chain` picks, among the
     occurrences, the ones that make the longest consistent chain. Sorted by
-    i ascending and j descending, as :func:`_chain` needs.
+    i ascending and j descending, as :func:`_chain` needs. Counted with NumPy
+    (n-grams labelled by ``numpy.unique``): a book's words are a million n-grams.
     """
+    import numpy as np
 
-    def rare(seq: Sequence[int]) -> dict[tuple[int, ...], list[int]]:
-        where: dict[tuple[int, ...], list[int]] = {}
-        for i in range(len(seq) - n + 1):
-            where.setdefault(tuple(seq[i : i + n]), []).append(i)
-        return {g: pos for g, pos in where.items() if len(pos) <= _MAX_OCC}
-
-    ra, rb = rare(a), rare(b)
-    if len(rb) < len(ra):
-        ra, rb = rb, ra
-        pairs = [(i, j) for g, js in ra.items() if g in rb for j in js for i in rb[g]]
-    else:
-        pairs = [(i, j) for g, is_ in ra.items() if g in rb for i in is_ for j in rb[g]]
-    pairs.sort(key=lambda p: (p[0], -p[1]))
-    return pairs
+    na, nb = len(a) - n + 1, len(b) - n + 1
+    if n < 1 or na <= 0 or nb <= 0:
+        return []
+    seq = np.asarray([*a, *b], dtype=np.int64)
+    # Row k: the n-gram starting at k (those straddling the a|b seam are left out).
+    grams = np.stack([seq[k : len(seq) - n + 1 + k] for k in range(n)], axis=1)
+    grams = np.concatenate([grams[:na], grams[len(a) :]])
+    _, label = np.unique(grams, axis=0, return_inverse=True)
+    label = label.ravel()
+    la, lb = label[:na], label[na:]
+    n_labels = int(label.max()) + 1
+    ca = np.bincount(la, minlength=n_labels)
+    cb = np.bincount(lb, minlength=n_labels)
+    rare = (ca >= 1) & (ca <= _MAX_OCC) & (cb >= 1) & (cb <= _MAX_OCC)
+    i = np.flatnonzero(rare[la])
+    # Every i against every j of its n-gram: b's positions grouped by n-gram.
+    order = np.argsort(lb, kind="stable")
+    first = np.searchsorted(lb[order], np.arange(n_labels))
+    g = la[i]
+    reps = cb[g]
+    ii = np.repeat(i, reps)
+    step = np.arange(len(ii)) - np.repeat(np.cumsum(reps) - reps, reps)
+    jj = order[np.repeat(first[g], reps) + step]
+    keep = np.lexsort((-jj, ii))
+    return list(zip(ii[keep].tolist(), jj[keep].tolist(), strict=True))
 
 
 def _chain(anchors: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -16,7 +16,10 @@ line left out: they are content) on at least three pages, sit at the same
 place in the outermost block of a third of the pages (running heads that
 name the chapter), or are lone page numbers following the page index with
 one constant offset. A table's header row repeated on every page the table
-runs over is no running line. For each page, such a line is a leak when the
+runs over is no running line, nor is a line that stands alone in the body of
+pages about as often as in the margin (a label such as ``Experience:`` that
+opens some pages), nor a statement's title in the running head's place right
+over the table's period line. For each page, such a line is a leak when the
 content units on that page contain it more often than the rest of the
 page's text does.
 
@@ -315,6 +318,29 @@ def _row_mates(lines: list[tuple[PageLine, bool, int, float]], keep: list[str]) 
 _HEAD_GAP = 1.0
 
 
+def _body_lines(pages: list[LaidOutPage]) -> Counter[str]:
+    """How often each line's text (digits normalised) stands outside the margin bands."""
+    c: Counter[str] = Counter()
+    for p in pages:
+        for ln in p.lines:
+            if BAND * p.height < ln.y0 and ln.y1 < (1 - BAND) * p.height:
+                c[_key(ln.text)] += 1
+    return c
+
+
+def _over_table(ln: PageLine, page: LaidOutPage, top: bool) -> bool:
+    """A line at the top of a page whose next block inward opens with a
+    table's units or period line: the title of a statement
+    ("Consolidated Statements of Earnings" over "Year Ended December")."""
+    if not top:
+        return False
+    below = [o for o in page.lines if o.y0 > ln.y1]
+    if not below:
+        return False
+    first = min(o.y0 for o in below)
+    return any(_TABLE_HEAD.search(o.text) for o in below if o.y0 - first < 0.5 * o.size)
+
+
 def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
     """Per 0-based page, its running header/footer lines.
 
@@ -328,9 +354,13 @@ def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
     pages (figure tick labels and table cells do not). Odd/even running
     heads whose text changes with the chapter repeat their place instead:
     lines of the outermost block at the same height, aligned the same way
-    (left, right or centred), on at least a third of the pages (and three).
+    (left, right or centred), on at least a third of the pages (and three),
+    unless the next lines down open with a table's units or period line (a
+    statement's title). A repeated line that also stands alone in the body
+    of pages at least twice and a third as often is content.
     """
     margin = {i: _margin_lines(p) for i, p in enumerate(pages)}
+    in_body = _body_lines(pages)
     counts: Counter[tuple[bool, str]] = Counter()
     slots: dict[tuple[bool, int], list[tuple[int, PageLine]]] = {}
     offsets: Counter[int] = Counter()
@@ -358,11 +388,18 @@ def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
                 continue
             if _CAPTION_START.match(_baseline(ln, pages[i])) or _TABLE_HEAD.search(x):
                 continue  # a float's caption on top of the page, a table's units line
-            repeated = counts[(top, _key(_with_title(ln, pages[i])))] >= 3
+            seen = counts[(top, _key(_with_title(ln, pages[i])))]
+            # A line that also stands alone in the body of pages about as
+            # often is content that happens to open some pages (a label such
+            # as "Experience:" over each director's text, "PROPOSAL 2" over
+            # each proposal, listed on the contents page too).
+            body = in_body[_key(x)]
+            repeated = seen >= 3 and not (body >= 2 and 3 * body >= seen)
             placed = False
             if not repeated and block == 0 and gap >= _HEAD_GAP and len(x.split()) <= 12:
                 slot = slots[(top, round((ln.y0 if top else ln.y1) / 2))]
                 placed = len({j for j, o in slot if _aligned(o, ln)}) >= max(3, n // 3)
+                placed = placed and not _over_table(ln, pages[i], top)
             if repeated or placed:
                 keep.append(x)
         keep += _row_mates(lines, keep)

@@ -28,7 +28,9 @@ For each PDF with a twin (``research`` ``.tex``, ``s2orc`` ``.json``,
   them the parse found with a caption that holds the twin caption's words
   (at least 80% of them); a twin table that one parsed table holds (80%
   of its cells, or any parsed table when the twin table has no cells) with
-  that caption counts too: sub-tables of one float (:func:`caption_links`).
+  that caption counts too: sub-tables of one float, and the parsed tables
+  carrying that caption together hold it: a table split into parts or
+  continued on the next page, its parts linked to one caption (:func:`caption_links`).
 
     python -m benchmarks.pdf_layout [--backend pymupdf] [--show-leaks] [--only NAME ...]
         [--pair PDF TWIN ...]
@@ -58,7 +60,7 @@ from pathlib import Path
 os.environ.setdefault("DO_NOT_TRACK", "1")
 
 import docparse
-from align.metrics.tables import cell_bag
+from align.metrics.tables import cell_bag, normalize_cell
 from align.project import Projection, comparison_words, project
 from align.readers.tables import read_gold_tables
 from benchmarks.pdf_coverage import CORPUS, leaks, pdftotext_layout
@@ -242,6 +244,22 @@ def _holds_caption(got: str | None, want: Counter[str]) -> bool:
     return bool(want) and sum((want & have).values()) >= 0.8 * sum(want.values())
 
 
+def _plain_rows(rows: tuple[tuple[str, ...], ...]) -> list[list[str]]:
+    """A LaTeX twin's cells as printed: its cells keep their source math
+    (``9117$\\pm 38$``), which no PDF cell (``9117±38``) equals."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    conv = LatexNodes2Text(math_mode="text")
+
+    def plain(cell: str) -> str:
+        # A macro it cannot print (``\\varlimsup``) stays as written: a cell
+        # must not vanish from what the parse has to hold.
+        text = conv.latex_to_text(cell) if "$" in cell or "\\" in cell else cell
+        return text if normalize_cell(text) else cell
+
+    return [[plain(c) for c in r] for r in rows]
+
+
 def caption_links(doc: Document, twin: Document, proj: Projection) -> tuple[int, int, list[str]]:
     """(twin tables with a caption, of them found with their caption, unlinked captions).
 
@@ -249,9 +267,13 @@ def caption_links(doc: Document, twin: Document, proj: Projection) -> tuple[int,
     one parsed table). One float holding several tabulars under one caption
     (sub-tables, a table continued in a second tabular) is several twin
     tables but one table on the page: a twin table the one-to-one matching
-    left out counts as found when one parsed table holds at least 80% of its
-    cells and carries its caption. A twin table with no cells (S2ORC keeps
+    left out counts as found when the parsed tables that carry its caption
+    hold at least 80% of its cells: one table holding several tabulars, or
+    the parts of a table split into parts or continued on the next page,
+    each linked to the one caption. A twin table with no cells (S2ORC keeps
     only the caption of some) is found when a parsed table carries its caption.
+    For that holding, a LaTeX twin's cells are compared as printed (their
+    math turned into text).
     """
     by_id = {u.id: u for u in doc.units}
     twin_by_id = {u.id: u for u in twin.units}
@@ -269,18 +291,12 @@ def caption_links(doc: Document, twin: Document, proj: Projection) -> tuple[int,
             linked += 1
             continue
         if found is None:
-            cells = cell_bag(gold)
+            cells = cell_bag(_plain_rows(gold.rows) if twin.format == "tex" else gold)
             n = sum(cells.values())
-            holder = next(
-                (
-                    t
-                    for t in parsed
-                    if (not n or sum((cells & cell_bag(t)).values()) >= 0.8 * n)
-                    and _holds_caption(t.caption, want)
-                ),
-                None,
-            )
-            if holder is not None:
+            # The parsed tables that carry the caption: one float's table, or
+            # the parts of a table split or continued under one caption.
+            parts = [cell_bag(t) for t in parsed if _holds_caption(t.caption, want)]
+            if parts and (not n or sum((cells & sum(parts, Counter())).values()) >= 0.8 * n):
                 linked += 1
                 continue
         state = "no table" if found is None else f"caption {got!r}"

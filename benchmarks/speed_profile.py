@@ -9,9 +9,10 @@ exclusive time (a stage's time leaves out the stages it calls):
 * ``drawings``: PyMuPDF ``Page.get_drawings`` / ``get_cdrawings``, pypdfium2's path objects;
 * ``candidates``: the shared table-region finders (ruled clusters, numeric rows,
   captions, booktabs rules, bands);
-* ``grids``: PyMuPDF and pdfplumber ``find_tables`` (and docparse's run of PyMuPDF's
-  ruled search, ``find_ruled_tables``, with the characters it reads once per page,
-  ``page_chars``), the shared word grid and the cell reading of found tables;
+* ``grids``: PyMuPDF and pdfplumber ``find_tables``, docparse's ruled grid builder
+  (``find_grids``, with the words it reads once per page, ``page_words``; on rotated
+  pages ``find_ruled_tables`` and ``page_chars``), the shared word grid and the cell
+  reading of found tables;
 * ``ocr``: pages read by OCR (``ocr="auto"``: pages with no text layer);
 * ``assembly``: the rest of ``docparse.parse`` (blocks, layout, units, tokens).
 
@@ -61,6 +62,8 @@ SHARED_STAGES = {
         "_cell_texts",
         "find_ruled_tables",
         "page_chars",
+        "find_grids",
+        "page_words",
     ),
 }
 STAGES = ("text", "drawings", "candidates", "grids", "ocr", "assembly")

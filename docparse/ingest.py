@@ -65,8 +65,8 @@ from docparse.ingest_task import OutputFormat as OutputFormat
 from docparse.ingest_task import Status as Status
 from docparse.ingest_task import Task as Task
 from docparse.ingest_task import atomic_write as atomic_write
+from docparse.ingest_task import output_path, remove_partials
 from docparse.ingest_task import process_task as process_task
-from docparse.ingest_task import remove_partials
 from docparse.ingest_task import unit_rows as unit_rows
 from docparse.lifecycle import StopSignals, die_with_parent
 from docparse.model import SCHEMA_VERSION
@@ -187,13 +187,34 @@ def plan(
                     config=cfg,
                 )
             )
-    return tasks, skipped
+    return _with_twin_outputs(tasks), skipped
+
+
+def _with_twin_outputs(tasks: list[Task]) -> list[Task]:
+    """PDF tasks told where their twins' own tasks write the twins' documents (JSON lines
+    output only), so that the fidelity projection reads each twin back instead of
+    parsing it a second time."""
+    own = {t.path: t for t in tasks if t.backend is None and t.output_format == "jsonl"}
+    out = []
+    for t in tasks:
+        if t.twins:
+            outputs = tuple(
+                (str(output_path(own[p])), own[p].content_hash) if p in own else ("", "")
+                for p in t.twins
+            )
+            t = replace(t, twin_outputs=outputs)
+        out.append(t)
+    return out
 
 
 def ingest_order(tasks: Iterable[Task]) -> list[Task]:
-    """The order tasks are handed to workers: largest files first, so that a long
-    file started last does not leave the other workers idle at the end of the run."""
-    return sorted(tasks, key=lambda t: -Path(t.path).stat().st_size)
+    """The order tasks are handed to workers: the twins of PDFs first (they are cheap, and
+    the PDFs' fidelity projections then read them back instead of parsing them again),
+    then largest files first, so that a long file started last does not leave the other
+    workers idle at the end of the run."""
+    tasks = list(tasks)
+    twins = {p for t in tasks for p in t.twins}
+    return sorted(tasks, key=lambda t: (t.path not in twins, -Path(t.path).stat().st_size))
 
 
 # ---------------------------------------------------------------- worker pool

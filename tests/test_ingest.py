@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -343,3 +344,57 @@ def test_resident_memory_bounds_private_memory() -> None:
     if resident is None or not Path(f"/proc/{os.getpid()}/smaps_rollup").exists():
         pytest.skip("no /proc memory files here")
     assert 0 < mod._private_mb(os.getpid()) <= resident
+
+
+def test_twin_is_parsed_once_and_fidelity_is_unchanged(
+    tmp_path: Path, fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The PDF's fidelity projection reads the twin back from the twin's own output
+    (written first) instead of parsing it again, with the same summary as a fresh parse."""
+    from docparse import api, ingest_task
+    from docparse.ingest import ingest_order, plan
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("twin.pdf", "twin.tex"):
+        shutil.copy(fixtures_dir / "research" / "compiled-twin" / name, src / name)
+    tasks, _ = plan(
+        src, tmp_path / "out", backends=("pymupdf",), twins=True, output_format="jsonl", config=None
+    )
+    tasks = ingest_order(tasks)
+    assert [Path(t.path).suffix for t in tasks[:1]] == [".tex"], "the twin's task goes first"
+    pdf_task = next(t for t in tasks if t.backend == "pymupdf")
+    assert pdf_task.twin_outputs and pdf_task.twin_outputs[0][0].endswith("twin.tex.tex.jsonl")
+
+    parsed: list[str] = []
+    real_parse = api.parse
+
+    def counting(path: Any, *a: Any, **kw: Any) -> Document:
+        parsed.append(Path(path).suffix)
+        return real_parse(path, *a, **kw)
+
+    monkeypatch.setattr(api, "parse", counting)
+    rows = [ingest_task.process_task(t) for t in tasks]
+    assert all(r.status == "ok" for r in rows)
+    assert sorted(parsed) == [".pdf", ".tex"], "each file parsed once"
+    reused = json.loads((tmp_path / "out" / rows[-1].fidelity).read_text())  # type: ignore[operator]
+
+    # Without the twin's output (another worker still on it): parsed again, same summary.
+    Path(pdf_task.twin_outputs[0][0]).unlink()
+    fresh = ingest_task.process_task(dataclasses.replace(pdf_task, out_dir=str(tmp_path / "out2")))
+    assert parsed.count(".tex") == 2
+    assert json.loads((tmp_path / "out2" / fresh.fidelity).read_text()) == reused  # type: ignore[operator]
+
+
+def test_twin_output_of_other_bytes_is_not_reused(tmp_path: Path, fixtures_dir: Path) -> None:
+    from docparse import parse
+    from docparse.builder import file_hash
+    from docparse.ingest_task import reuse_twin
+
+    tex = fixtures_dir / "research" / "compiled-twin" / "twin.tex"
+    out = tmp_path / "twin.tex.tex.jsonl"
+    out.write_text(parse(tex).to_json() + "\n")
+    assert reuse_twin(str(out), file_hash(tex)) == parse(tex)
+    assert reuse_twin(str(out), "0" * 16) is None  # the twin changed since
+    assert reuse_twin(str(tmp_path / "missing.jsonl"), file_hash(tex)) is None
+    assert reuse_twin("", file_hash(tex)) is None

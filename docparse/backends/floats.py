@@ -199,3 +199,56 @@ def link_captions(
         d.table = dataclasses.replace(d.table, caption=drafts[ci].text.strip())
         d.related.append(ci)
         drafts[ci].related.append(ti)
+        for part in continued_parts(drafts, ti):
+            p = drafts[part]
+            if p.table is None or part in taken:
+                break
+            taken.add(part)
+            p.table = dataclasses.replace(p.table, caption=d.table.caption)
+            p.related += [ci, ti]
+            drafts[ci].related.append(part)
+            d.related.append(part)
+
+
+#: A note that a table goes on ("Table 1 continued on next page", "Table 1 (continued)").
+_CONTINUED_NOTE = re.compile(r"\b(?:continued|cont\.|contd\.?)(?:\W|$)", re.IGNORECASE)
+
+
+def continued_parts(drafts: Sequence[UnitDraft], head: int) -> list[int]:
+    """Indices of the table drafts that go on with the table at ``head``.
+
+    One caption can stand over several tables: a wide table split into parts
+    printed one under the other, a second tabular under the first, a table
+    continued on the next page (with its header repeated or a "continued"
+    note). A reader takes each as a part of the captioned table. A part is
+    the next draft after the previous part, with only furniture and
+    "continued" notes between, holding a table with no caption of its own,
+    either right under the previous part on its page and across its
+    width (the gap under three quarters of the taller part's height) or at
+    the top of the next page.
+    """
+    out: list[int] = []
+    prev = head
+    i = head + 1
+    while i < len(drafts):
+        d = drafts[i]
+        if d.kind == "furniture" or (
+            d.table is None and len(d.text.split()) <= 8 and _CONTINUED_NOTE.search(d.text)
+        ):
+            i += 1
+            continue
+        if d.table is None or d.table.caption or not d.provenance or not drafts[prev].provenance:
+            break
+        above, here = drafts[prev].provenance[-1], d.provenance[0]
+        a, b = above.bbox, here.bbox
+        if here.page == above.page and a is not None and b is not None:
+            gap = b.y0 - a.y1
+            across = min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
+            if not (-2 <= gap <= 0.75 * max(a.y1 - a.y0, b.y1 - b.y0) and across):
+                break
+        elif here.page != above.page + 1:
+            break
+        out.append(i)
+        prev = i
+        i += 1
+    return out

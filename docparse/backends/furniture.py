@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from docparse.backends.footnotes import footnote_mark
 from docparse.backends.items import CAPTION, Item, PageItems
@@ -46,7 +47,8 @@ _FURNITURE_TEXT = re.compile(
     rf"|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}\b|\b{_MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b"
     r"|\b\d{4}-\d{2}-\d{2}\b"
     r"|\bvol(?:ume)?\.?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+"
-    r"|\bpages?\s+\d+|\bpp\.\s*\d+"
+    r"|\bpages?\s+\d+|\bpp?\.\s*\d+\s*[-–]\s*\d+|\bpp\.\s*\d+"
+    r"|\bissn\b|\b\d{4}-\d{3}[\dX]/\d{2}/\$?\d"  # a copyright clearance code
     r"|\b(?:downloaded|download date|accessed|retrieved|printed)\b"
     r"|©|\(c\)\s*\d{4}|\bcopyright\b|\ball rights reserved\b",
     re.IGNORECASE,
@@ -81,9 +83,14 @@ def _protected(it: Item, page: PageItems, top: bool) -> bool:
     of the pages it repeats on. Footnotes are at the foot of a page: a
     running head at the top that opens with a number cited on the page
     (``2.5. DEBIAN DOCUMENTATION`` on a page citing note 2) is no footnote.
+    A footer that opens with its page number which a note on the same page
+    happens to bear is told apart later (:func:`_note_like`).
     """
-    if it.kind == "footnote" or CAPTION.match(it.text) or _TABLE_HEAD.search(it.text):
-        return True
+    return it.kind == "footnote" or bool(CAPTION.match(it.text) or _TABLE_HEAD.search(it.text))
+
+
+def _note_like(it: Item, page: PageItems, top: bool) -> bool:
+    """``it`` at the foot of a page opens with a footnote mark the page cites."""
     return not top and (bool(it.marker) or bool(footnote_mark(it, page.superscripts)))
 
 
@@ -131,11 +138,18 @@ def _n_rows(it: Item) -> int:
     return 1 if it.bbox.y1 - it.bbox.y0 <= 1.8 * max(it.size, 1.0) else len(it.lines)
 
 
-def _set_apart(it: Item, p: PageItems, top: bool) -> bool:
-    """Nothing lies between ``it`` and the page edge, and a gap separates it from the rest."""
+def _set_apart(it: Item, p: PageItems, top: bool, stacked: bool = False) -> bool:
+    """Nothing lies between ``it`` and the page edge, and a gap separates it from the rest.
+
+    With ``stacked``, lines already marked furniture do not count: a banner
+    of three stacked lines (journal and date, ISSN and DOI, copyright) is
+    set apart as a whole.
+    """
     size = max(it.size, 6.0)
     for o in p.items:
         if o is it or not (o.lines or o.table is not None):
+            continue
+        if stacked and o.kind == "furniture":
             continue
         if top and o.bbox.y0 < it.bbox.y1 - 0.3 * size and o.bbox.y1 > it.bbox.y0:
             continue  # beside it on the same band (a left and a right running head)
@@ -152,6 +166,31 @@ def _mark_roles(p: PageItems) -> None:
             it.kind = "furniture"
 
 
+@dataclass
+class _Margins:
+    """What a pass over the margin lines of every page collects."""
+
+    #: (item, key, in the outermost band or near a table) of repeat candidates
+    candidates: list[tuple[Item, str, bool]] = field(default_factory=list)
+    #: (item, key) of footers that open with a footnote mark the page cites
+    notes: list[tuple[Item, str]] = field(default_factory=list)
+    #: pages each key is a margin line on, and of those, near a table
+    counts: Counter[str] = field(default_factory=Counter)
+    near_table: Counter[str] = field(default_factory=Counter)
+    #: banner lines that only other banner lines may keep from being set apart
+    stacked: list[tuple[Item, PageItems, bool]] = field(default_factory=list)
+    #: (top, baseline rounded, size rounded, font) -> items there
+    slots: dict[tuple[bool, int, float, str], list[Item]] = field(default_factory=dict)
+
+    def add(self, it: Item, key: str, extreme: bool, seen: set[str], near: bool = False) -> None:
+        self.candidates.append((it, key, extreme))
+        if key not in seen:
+            self.counts[key] += 1
+            if near:
+                self.near_table[key] += 1
+            seen.add(key)
+
+
 def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
     """Mark running headers/footers, banners and page numbers as ``furniture``.
 
@@ -160,11 +199,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
     n = len(pages)
     main_font = body_font(pages)
     common = _body_styles(pages)
-    candidates: list[tuple[Item, str, bool]] = []
-    counts: Counter[str] = Counter()
-    near_table: Counter[str] = Counter()
-    # (top, baseline rounded, size rounded, font) -> pages with an item there
-    slots: dict[tuple[bool, int, float, str], list[Item]] = {}
+    m = _Margins()
     for p in pages:
         _mark_roles(p)
         seen: set[str] = set()
@@ -172,53 +207,86 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             text = it.text.strip()
             if len(text.split()) > 25 or _n_rows(it) > 3 or _protected(it, p, top):
                 continue
-            if _near_table(it, p):
-                # A table's header or units line repeats on every statement
-                # page; a running head only sometimes sits above a table.
-                key = _norm_key(text)
-                if key and any(c.isalpha() for c in text):
-                    candidates.append((it, key, True))
-                    if key not in seen:
-                        counts[key] += 1
-                        near_table[key] += 1
-                        seen.add(key)
-                continue
-            if _PAGE_NUMBER.match(text):
-                it.kind = "furniture"
-                continue
             key = _norm_key(text)
             # Only letters make a running header; "2018 2017 2016" is a table head.
-            if not key or not any(c.isalpha() for c in text):
-                continue
-            extreme = it.bbox.y1 <= EDGE * p.height or it.bbox.y0 >= (1 - EDGE) * p.height
-            candidates.append((it, key, extreme))
-            if key not in seen:
-                counts[key] += 1
-                seen.add(key)
-            # A style the body of the document uses (code listings in a
-            # monospace font, Latin text in a CJK book) is content's style,
-            # however small or unlike the main font it is.
-            usual = _style(it) in common
-            small = body > 0 and it.size <= 0.92 * body and not usual
-            distinct = bool(main_font) and it.font != main_font and not usual
-            apart = _set_apart(it, p, top)
-            # Two kinds of banner text in one short line ("Vol. 77, No. 21",
-            # "doi:... Copyright ©") say furniture in any style.
-            marks = _banner_marks(text)
-            if marks and (small or distinct or extreme or marks >= 2) and apart:
+            lettered = bool(key) and any(c.isalpha() for c in text)
+            if _note_like(it, p, top):
+                # "14 ECB Working Paper Series" on a page citing note 14: a
+                # footer when its text (number normalised) repeats in the
+                # margin of other pages; its own page does not count.
+                if lettered:
+                    m.notes.append((it, key))
+            elif _near_table(it, p):
+                # A table's header or units line repeats on every statement
+                # page; a running head only sometimes sits above a table.
+                if lettered:
+                    m.add(it, key, True, seen, near=True)
+            elif _PAGE_NUMBER.match(text):
                 it.kind = "furniture"
-            elif extreme and _n_rows(it) == 1 and apart:
-                base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
-                slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
-    _mark_repeated(pages, candidates, counts, near_table)
-    for items in slots.values():
+            elif lettered or _banner_marks(text):
+                # An ISSN and price ("0099-2240/11/$12.00") have no letters.
+                _single_page(it, p, top, m, seen, (body, main_font, common))
+    _mark_repeated(pages, m.candidates, m.counts, m.near_table)
+    _mark_stacked(m.stacked)
+    marked = {key for it, key, _ in m.candidates if it.kind == "furniture"}
+    for it, key in m.notes:
+        if key in marked and m.counts[key] >= 2:
+            it.kind = "furniture"
+    for (top, base, size, font), items in m.slots.items():
         # Running heads with changing text: the same place and font on many
-        # pages (a third of them, at least three).
-        if len({it.page for it in items}) >= max(3, n // 3):
+        # pages (a third of them, at least three). A descender or a slash
+        # moves a line's box edge a point: the next slot counts too.
+        near = (m.slots.get((top, b, size, font), []) for b in (base - 1, base, base + 1))
+        if len({it.page for group in near for it in group}) >= max(3, n // 3):
             for it in items:
                 it.kind = "furniture"
     _mark_page_numbers(pages)
     _split_running_rows(pages)
+
+
+def _single_page(
+    it: Item,
+    p: PageItems,
+    top: bool,
+    m: _Margins,
+    seen: set[str],
+    style: tuple[float, str, set[tuple[str, float]]],
+) -> None:
+    """Count a margin line as a repeat candidate, and mark it furniture on its
+    own page when its text and style say so, or note its place for running
+    heads whose text changes."""
+    body, main_font, common = style
+    text = it.text.strip()
+    extreme = it.bbox.y1 <= EDGE * p.height or it.bbox.y0 >= (1 - EDGE) * p.height
+    m.add(it, _norm_key(text), extreme, seen)
+    # A style the body of the document uses (code listings in a
+    # monospace font, Latin text in a CJK book) is content's style,
+    # however small or unlike the main font it is.
+    usual = _style(it) in common
+    small = body > 0 and it.size <= 0.92 * body and not usual
+    distinct = bool(main_font) and it.font != main_font and not usual
+    apart = _set_apart(it, p, top)
+    # Two kinds of banner text in one short line ("Vol. 77, No. 21",
+    # "doi:... Copyright ©") say furniture in any style.
+    marks = _banner_marks(text)
+    if marks and (small or distinct or extreme or marks >= 2) and apart:
+        it.kind = "furniture"
+    elif marks and (small or distinct or extreme or marks >= 2):
+        m.stacked.append((it, p, top))
+    elif extreme and _n_rows(it) == 1 and apart:
+        base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
+        m.slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
+
+
+def _mark_stacked(stacked: list[tuple[Item, PageItems, bool]]) -> None:
+    """Mark banner lines set apart from the text once the furniture beside them is left out."""
+    changed = True
+    while changed:
+        changed = False
+        for it, p, top in stacked:
+            if it.kind is None and _set_apart(it, p, top, stacked=True):
+                it.kind = "furniture"
+                changed = True
 
 
 def _mark_repeated(

@@ -218,34 +218,67 @@ def _attach_scripts(
 def _line(spans: list[TextSpan]) -> Line:
     if len(spans) == 1:
         return _one_span_line(spans[0])
-    line = new_line(tuple(spans), union_boxes([s.bbox for s in spans]))
-    # Size and bold as Line's properties work them out, in one pass: the
-    # size of spans all of one size is that size to 0.1 pt (else left to
-    # the property); bold when every span with text is bold.
-    size = spans[0].size
-    same = True
+    return make_line(tuple(spans), union_boxes([s.bbox for s in spans]))
+
+
+def make_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
+    """``Line(spans, bbox)`` with its text, size and bold set as it is made.
+
+    They are what :class:`~docparse.backends.pages.Line`'s properties work
+    out (the assembly reads all three of nearly every line), in one pass
+    over the spans instead of three.
+    """
+    if len(spans) == 1:
+        return _one_span_line(spans[0], bbox)
+    line = new_line(spans, bbox)
+    _, _, stext, ssize, sbold = _LINE_SET
+    if not spans:
+        stext(line, "")
+        ssize(line, 0.0)
+        sbold(line, False)
+        return line
+    out: list[str] = []
+    append = out.append
+    by: dict[float, int] = {}
+    get = by.get
     text = False
     bold = True
-    for s in spans:
-        if s.size != size:
-            same = False
-        if s.text.strip():
+    prev_x1 = prev_size = 0.0
+    prev_text = ""
+    for k, s in enumerate(spans):
+        t, size = s.text, s.size
+        # Line.text: a space where the spans leave a gap.
+        if k:
+            most = size if size > prev_size else prev_size
+            if (
+                s.bbox.x0 - prev_x1 > 0.15 * (most if most > 1.0 else 1.0)
+                and not prev_text.endswith(" ")
+                and not t.startswith(" ")
+            ):
+                append(" ")
+        append(t)
+        # Line.size: the size of most non-blank characters (the first among equals).
+        key = round(size, 1)
+        n = len(t.strip())
+        by[key] = get(key, 0) + n
+        # Line.bold: every span with text is bold.
+        if n:
             text = True
             if not s.bold:
                 bold = False
-    _, _, _, ssize, sbold = _LINE_SET
-    if same:
-        ssize(line, round(size, 1))
+        prev_x1, prev_size, prev_text = s.bbox.x1, size, t
+    stext(line, "".join(out))
+    ssize(line, max(by, key=by.__getitem__))
     sbold(line, text and bold)
     return line
 
 
-def _one_span_line(span: TextSpan) -> Line:
-    """The line of one span, its text, size and bold already set: what
-    :class:`~docparse.backends.pages.Line`'s properties work out for one span
-    (its text; its size to 0.1 pt; bold when it is bold and not blank), at
-    no cost."""
-    line = new_line((span,), span.bbox)
+def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
+    """The line of one span (its box unless ``bbox``), its text, size and
+    bold already set: what :class:`~docparse.backends.pages.Line`'s
+    properties work out for one span (its text; its size to 0.1 pt; bold
+    when it is bold and not blank), at no cost."""
+    line = new_line((span,), span.bbox if bbox is None else bbox)
     _, _, stext, ssize, sbold = _LINE_SET
     stext(line, span.text)
     ssize(line, round(span.size, 1))

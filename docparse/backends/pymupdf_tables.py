@@ -28,7 +28,8 @@ from __future__ import annotations
 import logging
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
@@ -76,6 +77,7 @@ class CharList(list[dict[str, Any]]):
     """
 
     _index: tuple[list[float], list[tuple[float, float, float, float]]] | None = None
+    _tallest: float = 0.0
     _by_top: tuple[list[float], list[dict[str, Any]], float] | None = None
 
     def rows_between(self, y0: float, y1: float) -> list[dict[str, Any]]:
@@ -96,8 +98,7 @@ class CharList(list[dict[str, Any]]):
         start = bisect_right(tops, y0 - tallest) if math.isfinite(tallest) else 0
         return ordered[start : bisect_left(tops, y1)]
 
-    def any_inside(self, rect: Iterable[float]) -> bool:
-        """Whether some character box lies inside ``rect`` (x0, y0, x1, y1), edges included."""
+    def _boxes(self) -> tuple[list[float], list[tuple[float, float, float, float]]]:
         if self._index is None:
             # Sorted on y0 alone (a NaN y0 would break the order; NaN elsewhere
             # fails the comparisons of the query as it does in PyMuPDF's test).
@@ -106,11 +107,28 @@ class CharList(list[dict[str, Any]]):
                 key=itemgetter(0),
             )
             self._index = ([b[0] for b in boxes], boxes)
-        y0s, boxes = self._index
+            self._tallest = max((b[3] - b[0] for b in boxes), default=0.0)
+        return self._index
+
+    def any_inside(self, rect: Iterable[float]) -> bool:
+        """Whether some character box lies inside ``rect`` (x0, y0, x1, y1), edges included."""
+        y0s, boxes = self._boxes()
         rx0, ry0, rx1, ry1 = (float(v) for v in rect)
         # y bounds are checked again below: a NaN box bound makes bisect's range meaningless.
         for cy0, cx0, cx1, cy1 in boxes[bisect_left(y0s, ry0) : bisect_right(y0s, ry1)]:
             if rx0 <= cx0 and cx1 <= rx1 and ry0 <= cy0 and cy1 <= ry1:
+                return True
+        return False
+
+    def meets(self, rect: Iterable[float]) -> bool:
+        """Whether some character box meets ``rect`` (PDF-space y like ``any_inside``), edges
+        included."""
+        y0s, boxes = self._boxes()
+        rx0, ry0, rx1, ry1 = (float(v) for v in rect)
+        reach = self._tallest
+        start = bisect_left(y0s, ry0 - reach - 1e-3) if math.isfinite(reach) else 0
+        for cy0, cx0, cx1, cy1 in boxes[start : bisect_right(y0s, ry1)]:
+            if cx0 <= rx1 and cx1 >= rx0 and cy0 <= ry1 and cy1 >= ry0:
                 return True
         return False
 
@@ -265,6 +283,147 @@ def page_chars(page: Any, clip: Any = None) -> CharList:
     table = _table_module()
     with _TextState():
         return text_chars(page, page.get_textpage(clip=clip, flags=_text_flags(table)))
+
+
+def _word_record(m: tuple[float, float, float], w: Any, text: str) -> dict[str, Any]:
+    b, d, f = m
+    x0, top, x1, bottom = w[0], w[1], w[2], w[3]
+    # The y extent of the box through the page matrix (its four corners).
+    ys = (b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom, b * x1 + d * bottom)
+    return {
+        "x0": x0,
+        "x1": x1,
+        "top": top,
+        "bottom": bottom,
+        "y0": min(ys) + f,
+        "y1": max(ys) + f,
+        "text": text,
+    }
+
+
+@dataclass(slots=True)
+class PageWords:
+    """A page's printed words, read once, standing in for its characters (see :class:`WordProbe`).
+
+    ``words``: one record per word in :func:`text_chars`' fields (a word's box
+    is the union of its characters'); ``gaps``: for each text span holding
+    spaces, a box of no height on its baseline, where its spaces are (their
+    glyph-tight boxes have no height), as wide as the span and a little more.
+    """
+
+    page: Any
+    words: CharList
+    gaps: CharList
+    #: Exact character reads made for ambiguous boxes, and the characters of the
+    #: whole region once there were too many of them.
+    reads: int = 0
+    chars: CharList | None = None
+    region: tuple[float, float, float, float] | None = None
+
+
+def page_words(page: Any, clip: Any = None) -> PageWords:
+    """The words of an unrotated ``page`` (in ``clip``), from :func:`page_chars`' text page.
+
+    Reading words costs a fraction of reading characters (a tuple per word, not
+    a dict per character); :class:`WordProbe` answers the ruled search from them.
+    """
+    table = _table_module()
+    _, b, _, d, _, f = page.transformation_matrix
+    m = (b, d, f)
+    with _TextState():
+        textpage = page.get_textpage(clip=clip, flags=_text_flags(table))
+        found = page.get_text("words", textpage=textpage, sort=False)
+        spans = [
+            s
+            for block in page.get_text("dict", textpage=textpage)["blocks"]
+            for line in block.get("lines", ())
+            for s in line["spans"]
+        ]
+    words = CharList(_word_record(m, w, w[4]) for w in found)
+    gaps = CharList()
+    for span in spans:
+        if not any(ch.isspace() for ch in span["text"]):
+            continue
+        # A glyph-tight space has no height, on the baseline; a box with no
+        # height adds nothing to the span's box, so a line's last space may lie
+        # past it: a font size of room on either side.
+        x0, _, x1, _ = span["bbox"]
+        room = float(span["size"]) + 1
+        base = float(span["origin"][1])
+        gaps.append(_word_record(m, (x0 - room, base, x1 + room, base), " "))
+    region = (
+        None if clip is None else (float(clip[0]), float(clip[1]), float(clip[2]), float(clip[3]))
+    )
+    return PageWords(page, words, gaps, region=region)
+
+
+#: Box height (pt) under which no printed glyph is taken to fit (a rule's box).
+_FLAT = 0.1
+
+#: Boxes answered from an exact read of the characters in (and around) them
+#: before the whole region's characters are read once instead.
+_EXACT_READS = 6
+
+
+class WordProbe:
+    """The characters of one search clip as the ruled search asks about them.
+
+    "Does a printed character overlap this box" (the tables' test) is answered
+    from the words: a word overlaps it exactly when one of its characters does.
+    "Does a character lie inside this box" (the joined-paths test; PyMuPDF's
+    compares PDF-space ``y0``/``y1`` with the page-space box) is answered from
+    the words when a whole word lies inside (yes) or no word or gap between
+    words reaches into the box (no); otherwise the characters there are read
+    (a text page of that box alone), so the answer is the characters' own.
+    """
+
+    def __init__(self, source: PageWords, clip: Any) -> None:
+        self.source = source
+        self.clip = clip
+        self.words = chars_in_clip(source.words, clip)
+        self.gaps = chars_in_clip(source.gaps, clip)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.words)
+
+    def any_inside(self, rect: Iterable[float]) -> bool:
+        """PyMuPDF's ``chars_in_rect`` for the clip's characters (see the class note)."""
+        box = tuple(float(v) for v in rect)
+        if self.words.any_inside(box):
+            return True
+        # A printed glyph has a height: a box of (next to) none holds spaces only.
+        flat = box[3] - box[1] <= _FLAT
+        if not ((not flat and _reaches(self.words, box)) or _reaches(self.gaps, box)):
+            return False
+        return self._exact(box).any_inside(box)
+
+    def _exact(self, box: tuple[float, ...]) -> CharList:
+        src = self.source
+        if src.chars is None and src.reads < _EXACT_READS:
+            region = _page_region(src.page, box)
+            if region is not None:
+                src.reads += 1
+                return chars_in_clip(page_chars(src.page, region), self.clip)
+        if src.chars is None:
+            src.chars = page_chars(src.page, src.region)
+        return chars_in_clip(src.chars, self.clip)
+
+
+def _reaches(chars: CharList, box: tuple[float, ...]) -> bool:
+    """Whether some box of ``chars`` meets ``box`` in x and in PDF-space y (edges count)."""
+    return chars.meets(box)
+
+
+def _page_region(page: Any, box: tuple[float, ...]) -> tuple[float, float, float, float] | None:
+    """The page-space box whose characters can lie inside ``box`` in PDF-space y, 1 pt wider.
+
+    ``None`` unless the page matrix keeps y apart from x (then the whole region is read).
+    """
+    _, b, _, d, _, f = page.transformation_matrix
+    if b != 0 or d == 0:
+        return None
+    ya, yb = (box[1] - f) / d, (box[3] - f) / d
+    return (box[0] - 1, min(ya, yb) - 1, box[2] + 1, max(ya, yb) + 1)
 
 
 def chars_in_clip(chars: Iterable[dict[str, Any]], clip: Any) -> CharList:

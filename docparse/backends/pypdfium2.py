@@ -408,12 +408,17 @@ def page_runs(
     bounds = [0, *starts[1:], reader.n_chars]
     get = known.get
     check: list[int] = []
-    for r, text, font in zip(itertools.count(), texts, fonts, strict=False):
+    # Runs in one font follow one another: a stretch of them whose joined
+    # text is all known in the font needs no look at each run (once the
+    # first pages have been read, nearly all of them).
+    for font, group in itertools.groupby(range(len(texts)), fonts.__getitem__):
         seen = get(font)
         if seen is None:
             seen = known[font] = set()
-        if not seen.issuperset(text):
-            check.append(r)
+        runs = list(group)
+        if seen.issuperset("".join(map(texts.__getitem__, runs))):
+            continue
+        check += [r for r in runs if not seen.issuperset(texts[r])]
     if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
         texts = reader.texts(starts)
     for r in check:
@@ -447,17 +452,30 @@ def _spans(
     stripped = list(map(str.strip, shown))
     rects = reader.rects[: len(stripped)]
     keep = list(itertools.compress(itertools.count(), stripped))
+    # A run that ends in a space (PDFium's generated word gap), or before a
+    # blank run, ends a word.
+    spaced = list(map(operator.ne, map(len, shown), map(len, map(str.rstrip, shown))))
     if len(keep) < len(stripped):
+        for k in range(len(stripped) - 1):
+            if not stripped[k + 1]:
+                spaced[k] = True
         stripped = list(map(stripped.__getitem__, keep))
         rects = list(map(rects.__getitem__, keep))
         starts = list(map(starts.__getitem__, keep))
         fonts = list(map(fonts.__getitem__, keep))
+        spaced = list(map(spaced.__getitem__, keep))
     if not keep:
         return []
     calls, handle = reader.calls, reader.handle
     n = len(keep)
     # The run's first character carries its font size.
     sizes = list(map(float, map(calls.font_size, itertools.repeat(handle, n), starts)))
+    cuts = _word_starts(rects, fonts, sizes, spaced)
+    if len(cuts) < n:
+        stripped, rects, starts, fonts, sizes = _join_runs(
+            cuts, stripped, rects, starts, fonts, sizes
+        )
+        n = len(cuts)
     names = [name for name, _flags in fonts]
     # A font's weight is read once, at its first run.
     first = dict(zip(reversed(names), reversed(starts), strict=True))
@@ -475,6 +493,84 @@ def _spans(
         map(operator.sub, itertools.repeat(top), y0),
     )
     return new_spans(stripped, boxes, sizes, bolds, names)
+
+
+def _word_starts(
+    rects: Sequence[tuple[float, float, float, float]],
+    fonts: Sequence[tuple[str, int]],
+    sizes: Sequence[float],
+    spaced: Sequence[bool],
+) -> list[int]:
+    """The runs that start a word, by index: the others go on the word of the run before.
+
+    Some PDFs set every character as a text object of its own (PDFium then
+    gives a run a character), and the assembly would work a character at a
+    time. A run goes on the word before it when the lines would read the two
+    as one word anyway: same font and size, no generated space between them
+    (the run before does not end in one), on one baseline (the boxes overlap
+    by more than half the smaller height), left to right (both edges), and a
+    gap no wider than the one :class:`~docparse.backends.pages.Line` puts no
+    space in (0.15 of the size). The lines are then made of words, as from
+    the other backends: one glyph's box no longer decides the row its
+    neighbours join (``Washin t g on`` read as two rows of letters).
+    """
+    cuts = [0]
+    px0, pb, px1, pt = rects[0]
+    pfont, psize = fonts[0], sizes[0]
+    for i in range(1, len(rects)):
+        x0, b, x1, t = rects[i]  # PDF space: b is the bottom, t the top
+        font, size = fonts[i], sizes[i]
+        if (
+            font == pfont
+            and size == psize
+            and not spaced[i - 1]
+            and px0 <= x0
+            and px1 <= x1
+            and x0 - px1 <= 0.15 * (size if size > 1.0 else 1.0)
+        ):
+            # Glyph boxes on one baseline: a descender's or a full stop's box
+            # overlaps its neighbour's by most of the smaller height.
+            h, ph = t - b, pt - pb
+            if (t if t < pt else pt) - (b if b > pb else pb) > 0.5 * (h if h < ph else ph):
+                px0, pb, px1, pt = x0, b, x1, t
+                continue
+        cuts.append(i)
+        px0, pb, px1, pt = x0, b, x1, t
+        pfont, psize = font, size
+    return cuts
+
+
+def _join_runs(
+    cuts: list[int],
+    texts: list[str],
+    rects: Sequence[tuple[float, float, float, float]],
+    starts: list[int],
+    fonts: list[tuple[str, int]],
+    sizes: list[float],
+) -> tuple[
+    list[str],
+    list[tuple[float, float, float, float]],
+    list[int],
+    list[tuple[str, int]],
+    list[float],
+]:
+    """The runs joined into the words :func:`_word_starts` cut: texts joined,
+    boxes united; the first run's start, font and size."""
+    bounds = [*cuts, len(texts)]
+    words: list[str] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    for a, z in itertools.pairwise(bounds):
+        if z - a == 1:
+            words.append(texts[a])
+            boxes.append(rects[a])
+            continue
+        words.append("".join(texts[a:z]))
+        x0s, bs, x1s, ts = zip(*rects[a:z], strict=True)
+        boxes.append((min(x0s), min(bs), max(x1s), max(ts)))
+    pick = operator.itemgetter(*cuts)
+    if len(cuts) == 1:
+        return words, boxes, [starts[0]], [fonts[0]], [sizes[0]]
+    return words, boxes, list(pick(starts)), list(pick(fonts)), list(pick(sizes))
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:

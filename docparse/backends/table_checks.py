@@ -137,8 +137,9 @@ def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
     if used < 2 or not filled:
         return False
     lengths = sorted(len(c.split()) for c in filled)
-    # Prose columns read as a grid: most cells start in the middle of a sentence.
-    if sum(c.strip()[0].islower() for c in filled) > 0.4 * len(filled):
+    # Prose columns read as a grid: most cells start in the middle of a
+    # sentence. A one-word cell in lower case ("deg", "yes") is no piece of one.
+    if sum(c.strip()[0].islower() and len(c.split()) > 1 for c in filled) > 0.4 * len(filled):
         return False
     return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20
 

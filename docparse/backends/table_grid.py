@@ -72,12 +72,17 @@ def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
 
     A word joins the row above when its vertical centre lies inside that
     row's extent: a superscript or a taller bold word stays on its line.
+    Words of one baseline stand side by side, so a word under most of the
+    width of a word already in the row starts the next row: a math font's
+    glyph boxes reach far above and below its baseline (``𝜀(𝑇1)`` boxed
+    16 points high in a row pitch of 11), and the row under them would
+    otherwise have its centre inside their extent.
     """
     rows: list[list[Word]] = []
     bottom = top = float("-inf")
     for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
         mid = (w[1] + w[3]) / 2
-        if rows and top <= mid <= bottom:
+        if rows and top <= mid <= bottom and not _stacked(w, rows[-1]):
             rows[-1].append(w)
             bottom = max(bottom, min(w[3], mid + (bottom - top)))
         else:
@@ -86,6 +91,30 @@ def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
     for r in rows:
         r.sort(key=lambda w: w[0])
     return rows
+
+
+def _stacked(w: Word, row: Sequence[Word]) -> bool:
+    """``w`` sits under (or over) a word of ``row``: they share most of the
+    wider one's width (a subscript under a superscript, ``Ψ2`` over ``1``,
+    shares only its own) and more than the lower box's height (a
+    one-character subscript under its superscript shares less), and their
+    centres are apart by more than a quarter of the lower box's height (a
+    word printed twice for a bold effect has one centre). A mark with no
+    letter or digit (the arrow under ``lim``) belongs to the word it is set
+    against."""
+    if not any(ch.isalnum() for ch in w[4]):
+        return False
+    mid = (w[1] + w[3]) / 2
+    for o in row:
+        if not any(ch.isalnum() for ch in o[4]):
+            continue
+        wider = max(w[2] - w[0], o[2] - o[0])
+        lower = min(w[3] - w[1], o[3] - o[1])
+        shared = min(w[2], o[2]) - max(w[0], o[0])
+        apart = abs(mid - (o[1] + o[3]) / 2) > 0.25 * lower
+        if wider > 0 and shared > max(0.5 * wider, lower) and apart:
+            return True
+    return False
 
 
 def row_phrases(row: Sequence[Word], min_gap: float) -> list[list[Word]]:
@@ -663,7 +692,8 @@ def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
 
     first = next((i for i, r in enumerate(rows) if valued(r)), None)
     if first is None or first == 0:
-        return [(clip[0], clip[1], clip[2], clip[3])]
+        brk = _column_break(rows, phrase_gap(inside)) if inside else None
+        return _cut_at(rows, [brk], clip) if brk else [(clip[0], clip[1], clip[2], clip[3])]
     heads = {text(r) for r in rows[:first] if any(c.isalpha() for c in text(r))}
     starts: list[int] = []
     seen_values = True
@@ -678,7 +708,60 @@ def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
             starts.append(start)
             seen_values = False
     if not starts:
-        return [(clip[0], clip[1], clip[2], clip[3])]
+        brk = _column_break(rows, phrase_gap(inside))
+        return _cut_at(rows, [brk], clip) if brk else [(clip[0], clip[1], clip[2], clip[3])]
+    return _cut_at(rows, starts, clip)
+
+
+#: Regions of more rows than this are not searched for a second tabular
+#: (:func:`_column_break`): floats under one caption are short, statements long.
+_BREAK_ROWS = 40
+
+
+def _column_break(rows: Sequence[Sequence[Word]], min_gap: float) -> int | None:
+    """Index of the first row of a second tabular set under the first, if any.
+
+    One float can print two tabulars under one caption, the second with
+    columns of its own. Read as one grid, the second's cells cross the
+    first's column gaps and the first's columns merge. A row with two or
+    more phrases that crosses two or more of the gaps every row above it
+    leaves open (three rows of two phrases or more above) starts a new
+    table when every row with two or more phrases below it crosses two of
+    those gaps too (two such rows at least) and those rows share a column
+    gap of their own.
+    """
+    if len(rows) > _BREAK_ROWS:
+        return None
+    phrases = [[(p[0][0], p[-1][2]) for p in row_phrases(r, min_gap)] for r in rows]
+    multi = [i for i, ps in enumerate(phrases) if len(ps) >= 2]
+
+    def crosses(i: int, gaps: Sequence[tuple[float, float]]) -> bool:
+        # Across the whole of two gaps or more: a right-aligned column's
+        # ragged left edge moves into a gap but never across it, and a long
+        # row label crosses only the gap after the short labels above it.
+        crossed = {g for a, b in phrases[i] for g in gaps if a < g[0] and b > g[1]}
+        return len(crossed) >= 2
+
+    for n, k in enumerate(multi):
+        if n < 3:
+            continue
+        gaps = _free_stretches([s for ps in phrases[:k] for s in ps], 0, min_gap)
+        below = [i for i in multi if i >= k]
+        if len(gaps) < 2 or len(below) < 2 or not crosses(k, gaps):
+            continue
+        if (
+            all(crosses(i, gaps) for i in below)
+            and shared_gaps([rows[i] for i in below], min_gap)[1:-1]
+        ):
+            return k
+        return None
+    return None
+
+
+def _cut_at(
+    rows: Sequence[Sequence[Word]], starts: Sequence[int], clip: Sequence[float]
+) -> list[Box4]:
+    """``clip`` cut above each row of ``starts`` (indices into ``rows``)."""
     out: list[Box4] = []
     top = clip[1]
     for s in starts:

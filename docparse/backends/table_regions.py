@@ -55,17 +55,68 @@ def rule_bounded_regions(
     between two rules splits the stack (two tables of the same width one
     above the other; a page-header rule above the text).
     """
-    groups: dict[tuple[int, int], list[float]] = {}
-    for x0, y, x1 in joined_rules(rules):
-        if x1 - x0 < 40:
+    long = [r for r in joined_rules(rules) if r[2] - r[0] >= 40]
+    captions = [b for b, t in lines if TABLE_CAPTION.match(t)]
+    stacks = _rule_stacks(_rule_groups(long), lines, captions, page_height)
+    # A stack whose bottom rule is drawn across the whole text width
+    # (AASTeX's deluxetable) ends at that wider rule: the rows above it are
+    # the table's. Such a closing rule is no rule of a wider table of its own.
+    closers = {c for c in (_closing_rule(s, long, lines, captions) for s in stacks) if c}
+    if closers:
+        kept = [r for r in long if r not in closers]
+        stacks = _rule_stacks(_rule_groups(kept), lines, captions, page_height)
+        stacks = [
+            (
+                x0,
+                x1,
+                [*st, c[1]] if (c := _closing_rule((x0, x1, st), long, lines, captions)) else st,
+            )
+            for x0, x1, st in stacks
+        ]
+    out: list[tuple[float, float, float, float]] = []
+    for x0, x1, stack in stacks:
+        if len(stack) < 2:
             continue
+        top, bottom = stack[0], stack[-1]
+        inner = [
+            b
+            for b, _ in lines
+            if top < (b[1] + b[3]) / 2 < bottom and b[0] >= x0 - 6 and b[2] <= x1 + 6
+        ]
+        if len({round((b[1] + b[3]) / 6) for b in inner}) < 2:
+            continue
+        near = any(
+            c[0] < x1 + 60
+            and c[2] > x0 - 60
+            and (top - 120 <= c[3] <= top + 2 or bottom - 2 <= c[1] <= bottom + 60)
+            for c in captions
+        )
+        # Top, middle and bottom rule with no prose between need no caption.
+        if near or len(stack) >= 3:
+            out.append((float(x0) - 2, top - 1, float(x1) + 2, bottom + 1))
+    return out
+
+
+def _rule_groups(rules: Sequence[tuple[float, float, float]]) -> dict[tuple[int, int], list[float]]:
+    """Rule heights by horizontal extent (within 3 points)."""
+    groups: dict[tuple[int, int], list[float]] = {}
+    for x0, y, x1 in rules:
         key = next(
             (k for k in groups if abs(k[0] - x0) <= 3 and abs(k[1] - x1) <= 3),
             (round(x0), round(x1)),
         )
         groups.setdefault(key, []).append(float(y))
-    captions = [b for b, t in lines if TABLE_CAPTION.match(t)]
-    out: list[tuple[float, float, float, float]] = []
+    return groups
+
+
+def _rule_stacks(
+    groups: dict[tuple[int, int], list[float]],
+    lines: Sequence[tuple[Sequence[float], str]],
+    captions: Sequence[Sequence[float]],
+    page_height: float,
+) -> list[tuple[int, int, list[float]]]:
+    """Each group's rules split into stacks ``(x0, x1, heights)`` of one table each."""
+    result: list[tuple[int, int, list[float]]] = []
     for (x0, x1), ys in groups.items():
         ys = sorted(set(round(y, 1) for y in ys))
         # Split the stack at captions and at long gaps (a page of prose between).
@@ -95,27 +146,42 @@ def rule_bounded_regions(
                 stacks.append([y])
             else:
                 stacks[-1].append(y)
-        for stack in stacks:
-            if len(stack) < 2:
-                continue
-            top, bottom = stack[0], stack[-1]
-            inner = [
-                b
-                for b, _ in lines
-                if top < (b[1] + b[3]) / 2 < bottom and b[0] >= x0 - 6 and b[2] <= x1 + 6
-            ]
-            if len({round((b[1] + b[3]) / 6) for b in inner}) < 2:
-                continue
-            near = any(
-                c[0] < x1 + 60
-                and c[2] > x0 - 60
-                and (top - 120 <= c[3] <= top + 2 or bottom - 2 <= c[1] <= bottom + 60)
-                for c in captions
-            )
-            # Top, middle and bottom rule with no prose between need no caption.
-            if near or len(stack) >= 3:
-                out.append((float(x0) - 2, top - 1, float(x1) + 2, bottom + 1))
-    return out
+        result += [(x0, x1, st) for st in stacks]
+    return result
+
+
+def _closing_rule(
+    stack: tuple[int, int, list[float]],
+    rules: Sequence[tuple[float, float, float]],
+    lines: Sequence[tuple[Sequence[float], str]],
+    captions: Sequence[Sequence[float]],
+) -> tuple[float, float, float] | None:
+    """The wider rule that closes ``stack``'s table below its last rule, if any.
+
+    It is the next rule under the stack's bottom that reaches into the
+    stack's extent, it spans that extent and is wider, it lies within half
+    the stack's height, and the lines between are rows of the table: no
+    caption, no prose, at least one line inside the extent.
+    """
+    x0, x1, ys = stack
+    if len(ys) < 2:
+        return None
+    top, bottom = ys[0], ys[-1]
+    below = [r for r in rules if r[1] > bottom + 1 and r[0] < x1 and r[2] > x0]
+    if not below:
+        return None
+    nxt = min(below, key=lambda r: r[1])
+    wider = nxt[0] <= x0 + 3 and nxt[2] >= x1 - 3 and nxt[2] - nxt[0] > x1 - x0 + 6
+    if not wider or nxt[1] - bottom > 0.5 * (bottom - top):
+        return None
+    between = [(b, t) for b, t in lines if bottom < (b[1] + b[3]) / 2 < nxt[1]]
+    if any(c[0] < x1 and c[2] > x0 and bottom < (c[1] + c[3]) / 2 < nxt[1] for c in captions):
+        return None
+    if any(_prose_line(b, t, x1 - x0) for b, t in between):
+        return None
+    if not any(b[0] >= x0 - 6 and b[2] <= x1 + 6 for b, _ in between):
+        return None
+    return nxt
 
 
 def joined_rules(rules: Iterable[Sequence[float]]) -> list[tuple[float, float, float]]:

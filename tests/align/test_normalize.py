@@ -58,6 +58,14 @@ def test_idempotent(text: str, options: dict[str, bool]) -> None:
     assert normalize(once, **options).text == once
 
 
+@settings(max_examples=500, deadline=None)
+@given(TEXTS, st.sampled_from(OPTIONS))
+@example("a\x1cb\x1f c", {})
+@example("\u0301x\u00a0\u0301", {"fold_punct": True})
+def test_normalize_text_is_normalize_without_offsets(text: str, options: dict[str, bool]) -> None:
+    assert normalize_text(text, **options) == normalize(text, **options).text
+
+
 @settings(max_examples=300, deadline=None)
 @given(TEXTS, st.sampled_from(OPTIONS))
 # A combining mark after a digit or symbol stays with it ("0\u0301").

@@ -7,7 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from align.metrics import cell_f1, kendall_tau, ned, teds, word_ned
-from align.metrics.tables import row_aligned_distance, table_tree, tree_edit_distance
+from align.metrics.tables import (
+    lower_bound,
+    row_aligned_distance,
+    table_tree,
+    tree_edit_distance,
+)
 from docparse.model import CellSpan, Table
 
 # Table 2 of the aastex631 sample (TeX Live, LPPL), first rows.
@@ -101,6 +106,22 @@ def test_teds_is_a_similarity(a: list[list[str]], b: list[list[str]]) -> None:
 def test_row_aligned_distance_bounds_exact_distance(a: list[list[str]], b: list[list[str]]) -> None:
     ta, tb = table_tree(a), table_tree(b)
     assert row_aligned_distance(ta, tb) >= tree_edit_distance(ta, tb) - 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(grid, grid)
+def test_lower_bound_bounds_exact_distance(a: list[list[str]], b: list[list[str]]) -> None:
+    ta, tb = table_tree(a), table_tree(b)
+    assert lower_bound(ta, tb) <= tree_edit_distance(ta, tb) + 1e-9
+
+
+def test_lower_bound_counts_span_changes_and_meets_exact_on_row_edits() -> None:
+    merged = Table(rows=GOLD.rows, spans=(CellSpan(2, 0, 1, 2),))
+    for other in (merged, replace_cell(GOLD, 3, 2, "Cluster globular"), GOLD.rows[:3]):
+        ta, tb = table_tree(GOLD), table_tree(other)
+        exact = tree_edit_distance(ta, tb)
+        assert lower_bound(ta, tb) == pytest.approx(exact)
+        assert row_aligned_distance(ta, tb) == pytest.approx(exact)
 
 
 def test_ned_is_edits_over_lengths() -> None:

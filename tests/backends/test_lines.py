@@ -5,10 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from docparse.backends.lines import (
     blocks_from_lines,
     lines_from_spans,
+    make_line,
     new_bbox,
     new_block,
     new_line,
@@ -94,3 +97,32 @@ def test_many_span_line_sets_what_the_properties_give(
     plain = Line(tuple(made_spans), made.bbox)
     assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
     assert type(made.bold) is type(plain.bold)
+
+
+_span_fields = st.tuples(
+    st.sampled_from(["a", "bb", " ", "  ", " c", "d ", "", "x"]),
+    st.floats(-5.0, 30.0),  # the gap to the span before
+    st.floats(0.0, 14.0),
+    st.booleans(),
+)
+
+
+@given(st.lists(_span_fields, max_size=6))
+def test_make_line_sets_what_the_properties_give(
+    fields: list[tuple[str, float, float, bool]],
+) -> None:
+    """make_line's text, size and bold (set in one pass) equal what Line's
+    properties work out, for any spans: gaps (a space or not), blank and
+    space-edged texts, mixed sizes, bold and roman."""
+    spans = []
+    x = 0.0
+    for text, gap, size, bold in fields:
+        x0 = x + gap
+        spans.append(TextSpan(text, BBox(x0, 2.0, x0 + 4.0, 12.0), size, bold))
+        x = x0 + 4.0
+    box = BBox(0.0, 2.0, 50.0, 12.0)
+    made = make_line(tuple(spans), box)
+    plain = Line(tuple(spans), box)
+    assert made == plain
+    assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
+    assert type(made.size) is type(plain.size) and type(made.bold) is type(plain.bold)

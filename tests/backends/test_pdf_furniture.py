@@ -180,3 +180,57 @@ def test_a_navigation_bar_of_separate_pieces_is_furniture_to_its_last_piece() ->
     pieces = [u for u in doc.units if u.text in (*words, "2", "3", "4", "5")]
     assert len(pieces) >= 4 * 7
     assert {u.kind for u in pieces} == {"furniture"}
+
+
+def test_a_footer_opening_with_a_page_number_the_page_cites_as_a_note_is_furniture() -> None:
+    # Even pages put the page number first in the footer ("14 Working Paper
+    # Series No 1299"); page 2 also cites note 14, and has a real note 14.
+    pages = []
+    for n in range(1, 7):
+        footer = _block(_line(f"{12 + n} Working Paper Series No 1299", 72, 770, 7, "Sans"))
+        blocks = [_prose(150), _citing("14", 250), _prose(300)]
+        if n == 2:
+            blocks.append(_block(_line("14 Estimated from the survey of 2009.", 72, 700, 8)))
+        pages.append(PageContent(n, 612, 792, blocks=(*blocks, footer)))
+    doc = _build(pages)
+    footer = next(u for u in doc.units if u.text == "14 Working Paper Series No 1299")
+    assert footer.kind == "furniture"
+    note = next(u for u in doc.units if u.text.startswith("14 Estimated"))
+    assert note.kind == "footnote"
+
+
+def test_a_banner_of_stacked_lines_is_furniture_line_by_line() -> None:
+    # Journal and date over ISSN and DOI over copyright: no line is set
+    # apart from the others, the three together are set apart from the title.
+    lines = (
+        ("APPLIED MICROBIOLOGY, Nov. 2011, p. 7469-7478", 72, 30),
+        ("Vol. 77, No. 21", 480, 30),
+        ("0099-2240/11/$12.00", 72, 39),
+        ("doi:10.1128/AEM.00294-11", 160, 39),
+        ("Copyright 2011, American Society for Microbiology.", 72, 48),
+    )
+    banner = tuple(_block(_line(t, x, y, size=7)) for t, x, y in lines)
+    title = _block(_line("Niche Partitioning of Marine Group I", 72, 90, size=16))
+    doc = _build([PageContent(1, 612, 792, blocks=(*banner, title, _prose(150), _prose(300)))])
+    furniture = {u.text for u in doc.units if u.kind == "furniture"}
+    assert furniture == {t for t, _, _ in lines}
+    # A date in the first line of the text, right under a banner, stays.
+    dated = _block(_line("Received 9 February 2011, accepted 15 July 2011", 72, 40))
+    kept = _build([PageContent(1, 612, 792, blocks=(banner[0], dated, _prose(52), _prose(300)))])
+    assert "Received 9 February 2011, accepted 15 July 2011" not in {
+        u.text for u in kept.units if u.kind == "furniture"
+    }
+
+
+def test_a_changing_running_footer_whose_box_reaches_a_point_lower_is_furniture() -> None:
+    # Odd/even footers name the section; one title's descender ("changelog")
+    # sets its box a point and a half lower than the others.
+    words = ("control", "rules", "copyright", "watch", "changelog", "source", "tests", "docs", "po")
+    pages = []
+    for n, word in enumerate(words, 1):
+        y = 741.5 if word == "changelog" else 740
+        footer = _block(_line(f"Best practices for debian/{word}", 72, y, 10, True, "Sans"))
+        pages.append(PageContent(n, 612, 792, blocks=(_prose(150), _prose(300), footer)))
+    doc = _build(pages)
+    footer = next(u for u in doc.units if u.text == "Best practices for debian/changelog")
+    assert footer.kind == "furniture"

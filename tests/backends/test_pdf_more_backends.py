@@ -236,3 +236,44 @@ def test_pypdfium2_unmapped_check_once_per_font_and_character() -> None:
     raw = _FakeRaw(page2, unmapped=(4,))
     page_runs(_FakeTextPage(raw), raw, 0.0, 0.0, 600)
     assert len(raw.checked) == len(page2)
+
+
+def test_pypdfium2_character_runs_join_into_words() -> None:
+    """Runs of one character each (a PDF that sets every glyph apart) are read
+    as words: same font and size, on one baseline, left to right, closer than
+    a word space and no generated space between them. A descender's box
+    still counts as on the baseline; a raised smaller digit, a wide gap, a
+    space PDFium put in or another font ends the word."""
+    _needs("pypdfium2")
+    from docparse.backends.pypdfium2 import _join_runs, _word_starts
+
+    font, other = ("Times", 0), ("Times-Bold", 0)
+    # (text, left, bottom, right, top) in PDF space, y upwards; size 10.
+    runs = [
+        ("t", 10.0, 100.0, 13.0, 107.0),
+        ("y", 13.2, 97.8, 18.0, 105.0),  # descender: overlaps most of its height
+        ("p", 18.1, 97.8, 23.0, 105.0),
+        ("e", 23.1, 100.0, 27.0, 105.0),
+        ("2", 27.2, 104.0, 29.0, 108.0),  # raised: overlaps less than half
+        ("a", 31.0, 100.0, 35.0, 105.0),  # a 2 pt gap: a word space at size 10
+        ("b", 35.1, 100.0, 39.0, 107.0),  # PDFium put a space after it
+        ("c", 39.1, 100.0, 43.0, 105.0),
+        ("d", 43.1, 100.0, 47.0, 107.0),  # another font
+    ]
+    texts = [r[0] for r in runs]
+    rects = [r[1:] for r in runs]
+    fonts = [font] * 8 + [other]
+    sizes = [10.0] * 9
+    spaced = [False] * 6 + [True, False, False]
+    cuts = _word_starts(rects, fonts, sizes, spaced)
+    assert cuts == [0, 4, 5, 7, 8]
+    words, boxes, starts, word_fonts, word_sizes = _join_runs(
+        cuts, texts, rects, list(range(9)), fonts, sizes
+    )
+    assert words == ["type", "2", "ab", "c", "d"]
+    assert boxes[0] == (10.0, 97.8, 27.0, 107.0)
+    assert starts == [0, 4, 5, 7, 8] and word_fonts[-1] == other and word_sizes == [10.0] * 5
+    # Right to left (or overlapping the run before) is never joined.
+    assert _word_starts(
+        [(20.0, 0.0, 24.0, 7.0), (10.0, 0.0, 14.0, 7.0)], [font] * 2, [10.0] * 2, [False] * 2
+    ) == [0, 1]

@@ -99,3 +99,35 @@ def test_changing_running_head_in_the_same_place_is_a_running_line() -> None:
         for i in range(6)
     ]
     assert len(_found(pages)) == 6
+
+
+def test_a_label_that_also_stands_alone_in_the_body_is_no_running_line() -> None:
+    # "Experience:" over each director's text opens three pages and stands
+    # in the body of four others; "Table of Contents" is a running head.
+    pages = []
+    for i in range(8):
+        if i < 3:
+            lines = (_line("Experience:", 60), *_body(80, 30, i))
+        else:
+            lines = (*_body(60, 20, i), _line("Experience:", 300), *_body(330, 20, i + 1))
+        pages.append(LaidOutPage(H, (_line("Table of Contents", 20), *lines)))
+    found = _found(pages)
+    assert "Table of Contents" in found
+    assert "Experience:" not in found
+
+
+def test_a_statement_title_in_the_running_head_place_is_no_running_line() -> None:
+    # "Notes to Financial Statements" heads most pages; one page's statement
+    # title stands in the same place, right over the table's period line.
+    def page(i: int) -> LaidOutPage:
+        title = "Statements of Earnings" if i == 3 else "Notes to Financial Statements"
+        lines = [_line("ACME INC. AND SUBSIDIARIES", 30), _line(title, 40)]
+        if i == 3:
+            lines += [_line("Year Ended December", 69, 460), *_body(82, 30, i)]
+        else:
+            lines += _body(69, 30, i)
+        return LaidOutPage(H, tuple(lines))
+
+    found = _found([page(i) for i in range(6)])
+    assert "Notes to Financial Statements" in found
+    assert "Statements of Earnings" not in found
