@@ -206,7 +206,9 @@ def _rows(lines: Sequence[Line]) -> list[tuple[list[float], list[str], int]]:
     return rows
 
 
-def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
+def numeric_regions(
+    lines: Sequence[Line], page_width: float, max_header: int | None = None
+) -> list[Box4]:
     """Regions of whitespace tables: runs of rows holding two or more numbers.
 
     A row qualifies when at least two of its tokens are values
@@ -215,9 +217,9 @@ def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
     three row heights form a run; short label rows between them (``Current
     assets:``) stay in, and so does a row whose values are placeholder marks
     (``†``, ``#``, ``—``, ``n/a``, counted as values). A run of at least two
-    rows is grown upward over up to four header-like rows (at most 10 words,
-    no sentence end), or over all of them when they lead up to the run
-    above (a statement's section labels). The runs
+    rows is grown upward over the header-like rows above it (at most 10 words,
+    no sentence end); with ``max_header``, over at most that many unless
+    they lead up to the run above (a statement's section labels). The runs
     are searched per page column as well as over the whole width, so a
     two-column page's tables are found in their column.
     """
@@ -230,7 +232,7 @@ def numeric_regions(lines: Sequence[Line], page_width: float) -> list[Box4]:
         [ln for ln in lines if ln[0][2] <= mid + 10],
         [ln for ln in lines if ln[0][0] >= mid - 10],
     ):
-        found.extend(_numeric_runs(part, memo))
+        found.extend(_numeric_runs(part, memo, max_header))
     # A column's run inside a whole-width run is the same table seen in part.
     keep: list[Box4] = []
     for i, a in enumerate(found):
@@ -290,7 +292,9 @@ def _goes_on_row(texts: list[str]) -> bool:
 
 
 def _numeric_runs(
-    lines: Sequence[Line], memo: dict[tuple[str, tuple[str, ...]], bool] | None = None
+    lines: Sequence[Line],
+    memo: dict[tuple[str, tuple[str, ...]], bool] | None = None,
+    max_header: int | None = None,
 ) -> list[Box4]:
     rows = _rows(lines)
     out: list[Box4] = []
@@ -334,10 +338,10 @@ def _numeric_runs(
                 k -= 1
             # Header-like rows all the way up to the run above (``Stockholders'
             # equity:``, ``Preferred stock:`` between a statement's value rows)
-            # keep the region grown over them; otherwise at most four header
+            # keep the region grown over them; otherwise at most ``max_header``
             # lines: above them is the lead-in (``... were as follows:``).
-            if previous is None or top > previous:
-                top = max(top, run[0] - 4)
+            if max_header is not None and (previous is None or top > previous):
+                top = max(top, run[0] - max_header)
             previous = run[-1]
             chosen = [rows[r][0] for r in range(top, run[-1] + 1)]
             out.append(

@@ -213,7 +213,11 @@ def columns_within(columns: Sequence[float], word_boxes: Iterable[Box]) -> list[
 
 
 def whitespace_regions(
-    inputs: PageInputs, clusters: Sequence[Box], lumped: bool, margin: float = TABLE_MARGIN
+    inputs: PageInputs,
+    clusters: Sequence[Box],
+    lumped: bool,
+    margin: float = TABLE_MARGIN,
+    max_header: int | None = None,
 ) -> list[RegionGrid]:
     """Tables read from the words where rows of numbers are (:func:`numeric_regions`).
 
@@ -223,9 +227,10 @@ def whitespace_regions(
     several text lines per row) every cluster is read again from its words.
     The vertical rules inside a region are column boundaries. Grids that do
     not read as a table (:func:`plausible_table`) are dropped.
+    ``max_header`` caps the header lines a region of numbers grows over.
     """
     top, bottom = margin * inputs.height, (1 - margin) * inputs.height
-    regions = list(numeric_regions(inputs.lines, inputs.width))
+    regions = list(numeric_regions(inputs.lines, inputs.width, max_header))
     # Label/value lists hold one number a row: no numeric region sees them, or
     # only the stretch of them where a label holds a number too (ITEM 1. | 1).
     for r in label_value_regions(inputs.words):
@@ -291,7 +296,10 @@ def numeric_tables_beyond(
     holding such a row are returned, to be merged with ``found`` by
     :func:`with_extra_tables`: one holding found pieces and more non-empty
     cells replaces them (the pieces' shading or rules may reach past its
-    words on the sides, hence :data:`SIDE_SLACK`).
+    words on the sides, hence :data:`SIDE_SLACK`). Their regions grow over at
+    most four header lines above their values, unless label rows lead up to
+    the rows above: a ruled table's caption, heading and lead-in sentence are
+    no rows of it (a 10-K note's ``NOTE 6 -- ...`` and ``... were as follows:``).
     """
     boxes = list(found)
     loose = [r for r in numeric_row_boxes(inputs.lines) if not _inside(r, boxes)]
@@ -299,7 +307,7 @@ def numeric_tables_beyond(
         return []
     return [
         g
-        for g in whitespace_regions(inputs, clusters, lumped=False)
+        for g in whitespace_regions(inputs, clusters, lumped=False, max_header=4)
         if any(_inside(r, [g[0]]) for r in loose)
     ]
 
