@@ -232,10 +232,12 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
     for it, key in m.notes:
         if key in marked and m.counts[key] >= 2:
             it.kind = "furniture"
-    for items in m.slots.values():
+    for (top, base, size, font), items in m.slots.items():
         # Running heads with changing text: the same place and font on many
-        # pages (a third of them, at least three).
-        if len({it.page for it in items}) >= max(3, n // 3):
+        # pages (a third of them, at least three). A descender or a slash
+        # moves a line's box edge a point: the next slot counts too.
+        near = (m.slots.get((top, b, size, font), []) for b in (base - 1, base, base + 1))
+        if len({it.page for group in near for it in group}) >= max(3, n // 3):
             for it in items:
                 it.kind = "furniture"
     _mark_page_numbers(pages)

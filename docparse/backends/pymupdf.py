@@ -226,6 +226,10 @@ class PageTables:
     #: inside ``chars_region`` (the box around every clip searched; the page when unset).
     chars: PageWords | None = None
     chars_region: tuple[float, float, float, float] | None = None
+    #: The paths' boxes (for picking those of a clip, as ``overlaps`` does) and every x
+    #: position each can put a vertical edge at (:func:`_path_xs`), made on the first search.
+    rects: list[tuple[float, float, float, float]] | None = None
+    xs: list[list[float]] = field(default_factory=list)
 
     def drawings(self, indices: list[int]) -> list[dict[str, Any]]:
         """Fresh ``get_drawings()``-form copies of the paths at ``indices``.
@@ -245,10 +249,19 @@ class PageTables:
 
     def find(self, clip: Any, **settings: Any) -> list[Any]:
         """``page.find_tables`` with the layout model as configured and the shared paths."""
-        near_at = [i for i, p in enumerate(self.paths) if overlaps(p["rect"], clip)]
-        near = [self.paths[i] for i in near_at]
+        if self.rects is None:
+            self.rects = [
+                (p["rect"][0], p["rect"][1], p["rect"][2], p["rect"][3]) for p in self.paths
+            ]
+            self.xs = [_path_xs(p) for p in self.paths]
+        cx0, cy0, cx1, cy1 = clip
+        near_at = [
+            i
+            for i, (x0, y0, x1, y1) in enumerate(self.rects)
+            if x0 < cx1 and cx0 < x1 and y0 < cy1 and cy0 < y1
+        ]
         if settings.get("strategy", "lines").startswith("lines") and not can_split_columns(
-            (x for p in near for x in _path_xs(p)), clip
+            (x for i in near_at for x in self.xs[i]), clip
         ):
             return []  # one column at most: no table to find, and the search is the cost
         strategy = settings.get("strategy")
@@ -263,6 +276,7 @@ class PageTables:
                 if self.chars is None:
                     self.chars = page_words(self.page, self.chars_region)
                 chars = WordProbe(self.chars, clip)
+                near = [self.paths[i] for i in near_at]
                 return find_grids(near, clip, chars, strict=strategy == "lines_strict")
             if _FAST_RULED:
                 return find_ruled_tables(self.page, clip, self.drawings(near_at), strategy)
@@ -587,22 +601,30 @@ def _cell_texts(t: Any, words: list[Any]) -> list[list[str | None]]:
     left, top = min((c[0] for c in drawn), default=0.0), min((c[1] for c in drawn), default=0.0)
     right = max((c[2] for c in drawn), default=-1.0)
     bottom = max((c[3] for c in drawn), default=-1.0)
+    # Each row's cells with their areas, and the row's y extent: a word's centre
+    # is looked for only in the rows whose extent holds it.
+    spans: list[tuple[float, float, int, list[tuple[float, int, Any]]]] = []
+    for ri, row in enumerate(boxes):
+        in_row = [
+            ((c[2] - c[0]) * (c[3] - c[1]), ci, c) for ci, c in enumerate(row) if c is not None
+        ]
+        if in_row:
+            lo = min(c[2][1] for c in in_row)
+            hi = max(c[2][3] for c in in_row)
+            spans.append((lo, hi, ri, in_row))
     for w in words:
         cx = (w[0] + w[2]) / 2
         cy = (w[1] + w[3]) / 2
         if not (left <= cx <= right and top <= cy <= bottom):
             continue
-        # The smallest cell holding the centre: detected cells may overlap.
+        # The smallest cell holding the centre (the first of equals): detected cells may overlap.
         best: tuple[float, int, int] | None = None
-        for ri, row in enumerate(boxes):
-            for ci, cell in enumerate(row):
-                if cell is None:
-                    continue
-                x0, y0, x1, y1 = cell
-                if x0 <= cx <= x1 and y0 <= cy <= y1:
-                    area = (x1 - x0) * (y1 - y0)
-                    if best is None or area < best[0]:
-                        best = (area, ri, ci)
+        for lo, hi, ri, in_row in spans:
+            if not lo <= cy <= hi:
+                continue
+            for area, ci, (x0, y0, x1, y1) in in_row:
+                if x0 <= cx <= x1 and y0 <= cy <= y1 and (best is None or area < best[0]):
+                    best = (area, ri, ci)
         if best is not None:
             bucket.setdefault((best[1], best[2]), []).append(w)
     starts = column_starts(boxes)

@@ -220,3 +220,17 @@ def test_a_banner_of_stacked_lines_is_furniture_line_by_line() -> None:
     assert "Received 9 February 2011, accepted 15 July 2011" not in {
         u.text for u in kept.units if u.kind == "furniture"
     }
+
+
+def test_a_changing_running_footer_whose_box_reaches_a_point_lower_is_furniture() -> None:
+    # Odd/even footers name the section; one title's descender ("changelog")
+    # sets its box a point and a half lower than the others.
+    words = ("control", "rules", "copyright", "watch", "changelog", "source", "tests", "docs", "po")
+    pages = []
+    for n, word in enumerate(words, 1):
+        y = 741.5 if word == "changelog" else 740
+        footer = _block(_line(f"Best practices for debian/{word}", 72, y, 10, True, "Sans"))
+        pages.append(PageContent(n, 612, 792, blocks=(_prose(150), _prose(300), footer)))
+    doc = _build(pages)
+    footer = next(u for u in doc.units if u.text == "Best practices for debian/changelog")
+    assert footer.kind == "furniture"
