@@ -101,12 +101,14 @@ def _stacked(w: Word, row: Sequence[Word]) -> bool:
     centres are apart by more than a quarter of the lower box's height (a
     word printed twice for a bold effect has one centre). A mark with no
     letter or digit (the arrow under ``lim``) belongs to the word it is set
-    against."""
-    if not any(ch.isalnum() for ch in w[4]):
+    against. One-character words are left alone: rotated text comes as a
+    column of letters, each boxed under the one before, and would become a
+    row per letter."""
+    if len(w[4]) < 2 or not any(ch.isalnum() for ch in w[4]):
         return False
     mid = (w[1] + w[3]) / 2
     for o in row:
-        if not any(ch.isalnum() for ch in o[4]):
+        if len(o[4]) < 2 or not any(ch.isalnum() for ch in o[4]):
             continue
         wider = max(w[2] - w[0], o[2] - o[0])
         lower = min(w[3] - w[1], o[3] - o[1])
