@@ -231,21 +231,7 @@ def text_chars(page: Any, textpage: Any) -> CharList:
         return chars
     for span in spans:
         for ch in span["chars"]:
-            x0, top, x1, bottom = ch["bbox"]
-            # The y extent of the transformed box (its four corners).
-            ys = [b * x0 + d * top, b * x1 + d * top, b * x0 + d * bottom]
-            ys.append(b * x1 + d * bottom)
-            append(
-                {
-                    "x0": x0,
-                    "x1": x1,
-                    "top": top,
-                    "bottom": bottom,
-                    "y0": min(ys) + f,
-                    "y1": max(ys) + f,
-                    "text": ch["c"],
-                }
-            )
+            append(_word_record((b, d, f), ch["bbox"], ch["c"]))
     return chars
 
 

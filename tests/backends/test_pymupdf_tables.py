@@ -18,24 +18,11 @@ from docparse.backends.pymupdf_tables import (
     page_chars,
     text_chars,
 )
-
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
-RULED = [
-    FIXTURES / "icdar2013-eu-001" / "eu-001.pdf",
-    FIXTURES / "icdar2013-us-001" / "us-001.pdf",
-    FIXTURES / "icdar2013-us-003" / "us-003.pdf",
-    FIXTURES / "us-020" / "us-020.pdf",
-]
+from tests.backends.ruled_pdfs import ruled_pdfs
 
 pytestmark = pytest.mark.skipif(
     not fast_path_available(), reason="this PyMuPDF lacks the table internals"
 )
-
-
-def _pdfs() -> list[Path]:
-    found = [p for p in RULED if p.exists()]
-    assert found, "ruled-table fixtures are missing"
-    return found
 
 
 @pytest.mark.parametrize("strategy", ["lines", "lines_strict"])
@@ -43,7 +30,7 @@ def test_same_tables_as_find_tables(strategy: str) -> None:
     import pymupdf
 
     tables = 0
-    for pdf in _pdfs():
+    for pdf in ruled_pdfs():
         with pymupdf.open(pdf) as doc:
             for page in doc:
                 clip = tuple(page.rect)
@@ -71,7 +58,7 @@ def test_page_chars_serve_every_clip() -> None:
     compared = 0
     flags = table.FLAGS & ~pymupdf.TEXT_COLLECT_STYLES
     old = bool(pymupdf.TOOLS.set_small_glyph_heights())
-    for pdf in _pdfs():
+    for pdf in ruled_pdfs():
         with pymupdf.open(pdf) as doc:
             for page in doc:
                 every = page_chars(page)
@@ -116,7 +103,7 @@ def test_rotated_page_same_tables(tmp_path: Path) -> None:
     import pymupdf
 
     pdf = tmp_path / "rotated.pdf"
-    with pymupdf.open(_pdfs()[0]) as src, pymupdf.open() as out:
+    with pymupdf.open(ruled_pdfs()[0]) as src, pymupdf.open() as out:
         out.insert_pdf(src, from_page=0, to_page=0)
         out[0].set_rotation(90)
         out.save(pdf)
@@ -146,7 +133,7 @@ def test_chars_match_make_chars() -> None:
     old = bool(pymupdf.TOOLS.set_small_glyph_heights())
     pymupdf.TOOLS.set_small_glyph_heights(True)
     try:
-        with pymupdf.open(_pdfs()[0]) as doc:
+        with pymupdf.open(ruled_pdfs()[0]) as doc:
             page = doc[0]
             r = page.rect
             clip = (r.x0, r.y0 + 100, r.x1, r.y1 - 100)

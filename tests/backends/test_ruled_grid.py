@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from docparse.backends.pymupdf_tables import (
@@ -15,20 +13,7 @@ from docparse.backends.pymupdf_tables import (
     page_words,
 )
 from docparse.backends.ruled_grid import RuledTable, find_grids, joined_boxes, merged_edges
-
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
-RULED = [
-    FIXTURES / "icdar2013-eu-001" / "eu-001.pdf",
-    FIXTURES / "icdar2013-us-001" / "us-001.pdf",
-    FIXTURES / "icdar2013-us-003" / "us-003.pdf",
-    FIXTURES / "us-020" / "us-020.pdf",
-]
-
-
-def _pdfs() -> list[Path]:
-    found = [p for p in RULED if p.exists()]
-    assert found, "ruled-table fixtures are missing"
-    return found
+from tests.backends.ruled_pdfs import ruled_pdfs
 
 
 @pytest.mark.skipif(not fast_path_available(), reason="this PyMuPDF lacks the table internals")
@@ -38,7 +23,7 @@ def test_same_cells_as_find_tables(strategy: str) -> None:
     import pymupdf
 
     tables = 0
-    for pdf in _pdfs():
+    for pdf in ruled_pdfs():
         with pymupdf.open(pdf) as doc:
             for page in doc:
                 clip = tuple(page.rect)
@@ -65,7 +50,7 @@ def test_words_stand_in_for_characters() -> None:
     import pymupdf
 
     boxes = 0
-    for pdf in _pdfs():
+    for pdf in ruled_pdfs():
         with pymupdf.open(pdf) as doc:
             for page in doc:
                 r = page.rect
