@@ -65,6 +65,8 @@ def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
 
 
 _DOTS = re.compile(r"(?:\.\s?){3,}")
+#: A letter or digit (``str.isalnum``: ``\w`` without the underscore).
+_ALNUM = re.compile(r"[^\W_]")
 
 
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
@@ -104,11 +106,15 @@ def _stacked(w: Word, row: Sequence[Word]) -> bool:
     against. One-character words are left alone: rotated text comes as a
     column of letters, each boxed under the one before, and would become a
     row per letter."""
-    if len(w[4]) < 2 or not any(ch.isalnum() for ch in w[4]):
+    x0, x1 = w[0], w[2]
+    # Only words across w's x-range can share its width: test those alone
+    # (baseline_rows asks this of every word against its whole row).
+    over = [o for o in row if o[0] < x1 and o[2] > x0]
+    if not over or len(w[4]) < 2 or not _ALNUM.search(w[4]):
         return False
     mid = (w[1] + w[3]) / 2
-    for o in row:
-        if len(o[4]) < 2 or not any(ch.isalnum() for ch in o[4]):
+    for o in over:
+        if len(o[4]) < 2 or not _ALNUM.search(o[4]):
             continue
         wider = max(w[2] - w[0], o[2] - o[0])
         lower = min(w[3] - w[1], o[3] - o[1])
