@@ -7,6 +7,7 @@ so each rule is checked on exactly the geometry and styles it is about.
 from __future__ import annotations
 
 from docparse.backends.base import Block, Line, PageContent, PdfConfig, TextSpan, assemble
+from docparse.backends.table_candidates import Word
 from docparse.builder import build_document
 from docparse.model import BBox, Document
 
@@ -17,6 +18,16 @@ def line(
     """One line of one span, half an em wide per character."""
     box = BBox(x0, y0, x0 + 0.5 * size * len(text), y0 + size)
     return Line((TextSpan(text, box, size, bold, font),), box)
+
+
+def line_words(x: float, top: float, text: str) -> list[Word]:
+    """The words of ``text`` as table-search word tuples: 11 points high, five
+    points a character, three points between words."""
+    out: list[Word] = []
+    for t in text.split():
+        out.append((x, top, x + 5.0 * len(t), top + 11.0, t))
+        x += 5.0 * len(t) + 3.0
+    return out
 
 
 def block(*lines: Line) -> Block:

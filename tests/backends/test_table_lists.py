@@ -9,29 +9,26 @@ from docparse.backends.table_headers import header_row_count
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.tables import join_cut_grids
 from docparse.backends.words import merge_continuation_rows
+from tests.synthetic_pages import line_words
 
 # AMD 10-K exhibit index geometry (Chromium print): keys centred near x 126-140,
 # text from x 151, wrapped lines 11 pt apart, entries 20 pt apart.
 _KEY_X = {"4.5": 126.0, "*10.1": 116.0, "10.10": 111.0, "10.16(a)": 100.0}
 
 
-def _line(x: float, top: float, text: str) -> list[Word]:
-    out: list[Word] = []
-    for t in text.split():
-        out.append((x, top, x + 5.0 * len(t), top + 11.0, t))
-        x += 5.0 * len(t) + 3.0
-    return out
-
-
 def _entry(key: str, top: float, lines: list[str]) -> list[Word]:
-    words = _line(_KEY_X.get(key, 126.0), top, key)
+    words = line_words(_KEY_X.get(key, 126.0), top, key)
     for i, text in enumerate(lines):
-        words += _line(151.0, top + 11.0 * i, text)
+        words += line_words(151.0, top + 11.0 * i, text)
     return words
 
 
 def _index(keys: list[str], header: bool = True) -> list[Word]:
-    words = _line(87, 390, "Exhibit") + _line(301, 390, "Description of Exhibits") if header else []
+    words = (
+        line_words(87, 390, "Exhibit") + line_words(301, 390, "Description of Exhibits")
+        if header
+        else []
+    )
     top = 410.0
     for k in keys:
         words += _entry(k, top, ["Indenture by and among the Company and a Bank,", "dated 2016."])
@@ -61,18 +58,19 @@ def test_lists_line_numbers_and_contents_are_no_keyed_tables() -> None:
     numbered = [
         w
         for i, text in enumerate(["the text runs on", "and on across lines", "to the end here"])
-        for w in _line(20, 100 + 12 * i, str(14 + i)) + _line(60, 100 + 12 * i, text)
+        for w in line_words(20, 100 + 12 * i, str(14 + i)) + line_words(60, 100 + 12 * i, text)
     ]
     assert keyed_list_tables(numbered) == []
     # A table of contents: section numbers, titles led by dots to page numbers.
     contents = [
         w
         for i, k in enumerate(["5.3", "5.4", "5.5"])
-        for w in _line(100, 100 + 12 * i, k) + _line(151, 100 + 12 * i, "Network setup . . . . 7")
+        for w in line_words(100, 100 + 12 * i, k)
+        + line_words(151, 100 + 12 * i, "Network setup . . . . 7")
     ]
     assert keyed_list_tables(contents) == []
     # A hanging entry must not start back under its key: prose paragraphs do.
-    prose = _entry("4.5", 100, ["Indenture by and among the Company"]) + _line(
+    prose = _entry("4.5", 100, ["Indenture by and among the Company"]) + line_words(
         126, 111, "and a Bank continues under the key."
     )
     prose += _entry("4.6", 131, ["Indenture"]) + _entry("4.7", 162, ["Indenture"])
@@ -111,7 +109,7 @@ def test_a_repeated_header_over_values_without_labels_is_one_table() -> None:
     # AMD 10-K p121: two dates over "Amortized Cost | Fair Value" each; the
     # rows start with labels on the left only, and "$ 1,118" is a value.
     def row(top: float, cells: list[tuple[float, str]]) -> list[Word]:
-        return [w for x, t in cells for w in _line(x, top, t)]
+        return [w for x, t in cells for w in line_words(x, top, t)]
 
     head = [
         (270, "Amortized Cost"),
@@ -151,7 +149,7 @@ def test_a_units_phrase_ending_one_column_header_is_part_of_it() -> None:
         (340, 241.4, "$86"),
         (420, 241.4, "1.80"),
     ]
-    words = [w for x, top, text in spec for w in _line(x, top, text)]
+    words = [w for x, top, text in spec for w in line_words(x, top, text)]
     found = word_grid(words, (30, 180, 520, 260))
     assert found is not None
     rows = found[1]
@@ -164,7 +162,7 @@ def test_pieces_of_one_ruled_table_and_its_total_row_are_one_grid() -> None:
     # AMD 10-K p121: ruled under the header and the first body row only, so a
     # ruled strategy gives two pieces; the column totals sit below the rules.
     def row(top: float, cells: list[tuple[float, str]]) -> list[Word]:
-        return [w for x, t in cells for w in _line(x, top, t)]
+        return [w for x, t in cells for w in line_words(x, top, t)]
 
     words = row(103, [(300, "Cost"), (385, "Value"), (470, "Cost"), (550, "Value")])
     body = [("Due within 1 year", "1,224", "1,218", "1,118"), ("Due later", "159", "156", "—")]
@@ -215,7 +213,7 @@ def test_nil_values_with_signs_keep_their_columns_under_centred_dates() -> None:
         (488, 306.0, "1"),
         (564, 306.0, "15"),
     ]
-    words = [w for x, top, text in spec for w in _line(x, top, text)]
+    words = [w for x, top, text in spec for w in line_words(x, top, text)]
     found = word_grid(words, (30, 245, 580, 320))
     assert found is not None
     rows = found[1]
@@ -260,10 +258,10 @@ def _cam(label_lines: list[list[str]], paragraphs: list[list[list[str]]], top: f
     words: list[Word] = []
     for labels, paras in zip(label_lines, paragraphs, strict=True):
         for k, text in enumerate(labels):
-            words += _line(35, top + 13 * k, text)
+            words += line_words(35, top + 13 * k, text)
         for p, para in enumerate(paras):
             for text in para:
-                words += _line(140, top, text)
+                words += line_words(140, top, text)
                 top += 13
             if p + 1 < len(paras):
                 top += 13
@@ -277,7 +275,7 @@ _OPEN = "The" + _FULL[3:]  # a paragraph's first line, as long as a full line
 def test_side_labels_beside_paragraphs_are_a_two_column_table() -> None:
     # AMD 10-K p141 (a critical audit matter): labels wrapped in a narrow left
     # column; a new label starts where the text beside it starts a paragraph.
-    words = _line(140, 90, "Inventory Valuation")
+    words = line_words(140, 90, "Inventory Valuation")
     words += _cam(
         [["Description of the", "Matter"], ["How We Addressed", "the Matter in Our", "Audit"]],
         [
@@ -303,8 +301,8 @@ def test_two_columns_of_prose_are_no_side_labelled_table() -> None:
     # A label on every line: the left column is text, not labels.
     words: list[Word] = []
     for k in range(8):
-        words += _line(35, 100 + 13 * k, "Running text of")
-        words += _line(140, 100 + 13 * k, _FULL if k % 4 else "Another paragraph starts.")
+        words += line_words(35, 100 + 13 * k, "Running text of")
+        words += line_words(140, 100 + 13 * k, _FULL if k % 4 else "Another paragraph starts.")
     assert keyed_list_tables(words) == []
     # Text that runs on (lower case) beside a margin note is no entry.
     words = _cam([["Oct 18"], ["Notes"]], [[["ples of writing", _FULL]], [["vailing", _FULL]]], 100)
@@ -332,7 +330,7 @@ def test_a_lone_header_centred_over_three_value_columns_spans_them() -> None:
         (455, 148.0, "(20)"),
         (556, 148.0, "17"),
     ]
-    words = [w for x, top, text in spec for w in _line(x, top, text)]
+    words = [w for x, top, text in spec for w in line_words(x, top, text)]
     found = word_grid(words, (30, 95, 600, 160))
     assert found is not None
     rows = found[1]
@@ -340,7 +338,7 @@ def test_a_lone_header_centred_over_three_value_columns_spans_them() -> None:
     assert rows[2] == ["", "(In millions)", "", ""]
     # Over the last column only, a lone header stays where it stands.
     audited = [(526.0, 100.0, "Audited"), *spec[1:]]
-    words = [w for x, top, text in audited for w in _line(x, top, text)]
+    words = [w for x, top, text in audited for w in line_words(x, top, text)]
     found = word_grid(words, (30, 95, 600, 160))
     assert found is not None
     assert found[1][0] == ["", "", "", "Audited"]

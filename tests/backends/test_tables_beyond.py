@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from docparse.backends.table_candidates import Line, PageInputs, Word
 from docparse.backends.tables import SIDE_SLACK, numeric_tables_beyond, with_extra_tables
-
-
-def _line(x: float, top: float, text: str) -> list[Word]:
-    out: list[Word] = []
-    for t in text.split():
-        out.append((x, top, x + 5.0 * len(t), top + 11.0, t))
-        x += 5.0 * len(t) + 3.0
-    return out
+from tests.synthetic_pages import line_words
 
 
 def _statement() -> PageInputs:
@@ -36,7 +29,7 @@ def _statement() -> PageInputs:
         top = 200.0 + 14.0 * i
         for x, text in ((40.0, label), (420.0, a), (520.0, b)):
             if text:
-                ws = _line(x, top, text)
+                ws = line_words(x, top, text)
                 words += ws
                 lines.append(((ws[0][0], top, ws[-1][2], top + 11.0), text))
     return PageInputs(612, 792, tuple(words), tuple(lines))
