@@ -379,7 +379,7 @@ class WordProbe:
             return True
         # A printed glyph has a height: a box of (next to) none holds spaces only.
         flat = box[3] - box[1] <= _FLAT
-        if not ((not flat and _reaches(self.words, box)) or _reaches(self.gaps, box)):
+        if not ((not flat and self.words.meets(box)) or self.gaps.meets(box)):
             return False
         return self._exact(box).any_inside(box)
 
@@ -393,11 +393,6 @@ class WordProbe:
         if src.chars is None:
             src.chars = page_chars(src.page, src.region)
         return chars_in_clip(src.chars, self.clip)
-
-
-def _reaches(chars: CharList, box: tuple[float, ...]) -> bool:
-    """Whether some box of ``chars`` meets ``box`` in x and in PDF-space y (edges count)."""
-    return chars.meets(box)
 
 
 def _page_region(page: Any, box: tuple[float, ...]) -> tuple[float, float, float, float] | None:

@@ -438,8 +438,8 @@ def _smallest_cell(
         if pv.isdisjoint(bv):
             continue
         for rx in right:
-            rv, _ = points[(rx, y)]
-            if ph.isdisjoint(points[(rx, y)][1]):
+            rv, rh = points[(rx, y)]
+            if ph.isdisjoint(rh):
                 continue
             corner = points.get((rx, by))
             if corner is not None and not corner[0].isdisjoint(rv) and not corner[1].isdisjoint(bh):
