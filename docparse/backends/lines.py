@@ -15,7 +15,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from docparse.backends.pages import Block, Line, TextSpan
+from docparse.backends.pages import Block, Line, TextSpan, line_facts
 from docparse.model import BBox
 
 
@@ -232,44 +232,10 @@ def make_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
         return _one_span_line(spans[0], bbox)
     line = new_line(spans, bbox)
     _, _, stext, ssize, sbold = _LINE_SET
-    if not spans:
-        stext(line, "")
-        ssize(line, 0.0)
-        sbold(line, False)
-        return line
-    out: list[str] = []
-    append = out.append
-    by: dict[float, int] = {}
-    get = by.get
-    text = False
-    bold = True
-    prev_x1 = prev_size = 0.0
-    prev_text = ""
-    for k, s in enumerate(spans):
-        t, size = s.text, s.size
-        # Line.text: a space where the spans leave a gap.
-        if k:
-            most = size if size > prev_size else prev_size
-            if (
-                s.bbox.x0 - prev_x1 > 0.15 * (most if most > 1.0 else 1.0)
-                and not prev_text.endswith(" ")
-                and not t.startswith(" ")
-            ):
-                append(" ")
-        append(t)
-        # Line.size: the size of most non-blank characters (the first among equals).
-        key = round(size, 1)
-        n = len(t.strip())
-        by[key] = get(key, 0) + n
-        # Line.bold: every span with text is bold.
-        if n:
-            text = True
-            if not s.bold:
-                bold = False
-        prev_x1, prev_size, prev_text = s.bbox.x1, size, t
-    stext(line, "".join(out))
-    ssize(line, max(by, key=by.__getitem__))
-    sbold(line, text and bold)
+    text, size, bold = line_facts(spans)
+    stext(line, text)
+    ssize(line, size)
+    sbold(line, bold)
     return line
 
 

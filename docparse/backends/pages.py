@@ -14,6 +14,7 @@ assembly then trusts the role instead of guessing from fonts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -138,45 +139,66 @@ class Line:
         """Span texts joined; a space is inserted where spans leave a gap."""
         if self._text is not None:
             return self._text
-        out: list[str] = []
-        prev: TextSpan | None = None
-        for s in self.spans:
-            if prev is not None and out:
-                gap = s.bbox.x0 - prev.bbox.x1
-                if (
-                    gap > 0.15 * max(s.size, prev.size, 1.0)
-                    and not out[-1].endswith(" ")
-                    and not s.text.startswith(" ")
-                ):
-                    out.append(" ")
-            out.append(s.text)
-            prev = s
-        text = "".join(out)
-        object.__setattr__(self, "_text", text)
-        return text
+        return self._settle()[0]
 
     @property
     def size(self) -> float:
         """Font size of most characters in the line."""
         if self._size is not None:
             return self._size
-        by: dict[float, int] = {}
-        for s in self.spans:
-            k = round(s.size, 1)
-            by[k] = by.get(k, 0) + len(s.text.strip())
-        size = max(by, key=lambda k: by[k]) if by else 0.0
-        object.__setattr__(self, "_size", size)
-        return size
+        return self._settle()[1]
 
     @property
     def bold(self) -> bool:
         """True when every non-blank span is bold."""
         if self._bold is not None:
             return self._bold
-        spans = [s for s in self.spans if s.text.strip()]
-        bold = bool(spans) and all(s.bold for s in spans)
-        object.__setattr__(self, "_bold", bold)
-        return bold
+        return self._settle()[2]
+
+    def _settle(self) -> tuple[str, float, bool]:
+        facts = line_facts(self.spans)
+        object.__setattr__(self, "_text", facts[0])
+        object.__setattr__(self, "_size", facts[1])
+        object.__setattr__(self, "_bold", facts[2])
+        return facts
+
+
+def line_facts(spans: Sequence[TextSpan]) -> tuple[str, float, bool]:
+    """A line's text, size and bold from its spans, in one pass (:class:`Line`'s properties).
+
+    Text: the span texts joined, with a space where two spans leave a gap wider
+    than 0.15 of the larger size (at least 1) and neither side has one. Size:
+    the size (to 0.1 pt) of most non-blank characters, the first among equals;
+    0.0 without spans. Bold: every span with text is bold, and one has text.
+    """
+    out: list[str] = []
+    append = out.append
+    by: dict[float, int] = {}
+    get = by.get
+    text = False
+    bold = True
+    prev_x1 = prev_size = 0.0
+    prev_text = ""
+    for k, s in enumerate(spans):
+        t, size = s.text, s.size
+        if k:
+            most = size if size > prev_size else prev_size
+            if (
+                s.bbox.x0 - prev_x1 > 0.15 * (most if most > 1.0 else 1.0)
+                and not prev_text.endswith(" ")
+                and not t.startswith(" ")
+            ):
+                append(" ")
+        append(t)
+        key = round(size, 1)
+        n = len(t.strip())
+        by[key] = get(key, 0) + n
+        if n:
+            text = True
+            if not s.bold:
+                bold = False
+        prev_x1, prev_size, prev_text = s.bbox.x1, size, t
+    return "".join(out), (max(by, key=by.__getitem__) if by else 0.0), text and bold
 
 
 @dataclass(frozen=True, slots=True)

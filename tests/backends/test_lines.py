@@ -99,6 +99,25 @@ def test_many_span_line_sets_what_the_properties_give(
     assert type(made.bold) is type(plain.bold)
 
 
+def _facts_spelled_out(spans: list[TextSpan]) -> tuple[str, float, bool]:
+    """Line's text, size and bold as their docstrings define them, one at a time
+    (the cross-check of the one-pass ``line_facts``)."""
+    out: list[str] = []
+    for prev, s in zip([None, *spans], spans, strict=False):
+        if prev is not None:
+            gap = s.bbox.x0 - prev.bbox.x1
+            wide = gap > 0.15 * max(s.size, prev.size, 1.0)
+            if wide and not prev.text.endswith(" ") and not s.text.startswith(" "):
+                out.append(" ")
+        out.append(s.text)
+    by: dict[float, int] = {}
+    for s in spans:
+        by[round(s.size, 1)] = by.get(round(s.size, 1), 0) + len(s.text.strip())
+    size = max(by, key=lambda k: by[k]) if by else 0.0
+    printed = [s for s in spans if s.text.strip()]
+    return "".join(out), size, bool(printed) and all(s.bold for s in printed)
+
+
 _span_fields = st.tuples(
     st.sampled_from(["a", "bb", " ", "  ", " c", "d ", "", "x"]),
     st.floats(-5.0, 30.0),  # the gap to the span before
@@ -124,5 +143,6 @@ def test_make_line_sets_what_the_properties_give(
     made = make_line(tuple(spans), box)
     plain = Line(tuple(spans), box)
     assert made == plain
+    assert (plain.text, plain.size, plain.bold) == _facts_spelled_out(spans)
     assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
     assert type(made.size) is type(plain.size) and type(made.bold) is type(plain.bold)
