@@ -252,7 +252,9 @@ class _Runs:
         over the characters from the previous run's start to ``e``. The first
         probe is where it starts if it is as long as the run before (the runs
         of a page are often of one length, and then one or two calls find
-        it); else galloping, then bisecting.
+        it); else galloping, then bisecting. (One loop with everything in
+        locals: it runs once a run, and a method call a probe cost more
+        than the probe's C call.)
         """
         if not self.rects:
             return []
@@ -260,31 +262,49 @@ class _Runs:
         if first is None:
             return []
         out = [first]
-        n = self.n_chars
+        append = out.append
+        last = self.n_chars - 1
         count, handle = self.calls.count_rects, self.handle
         guess = 8
+        prev = first
         for _ in range(len(self.rects) - 1):
-            prev = out[-1]
             e = prev + guess
-            if e >= n:
-                e = n - 1
+            if e > last:
+                e = last
                 if e == prev:
                     break
             if count(handle, prev, e + 1 - prev) >= 2:
                 # One character makes one rectangle at most: no call for prev + 1.
                 if e == prev + 1 or count(handle, prev, e - prev) < 2:
-                    nxt = e
-                else:
-                    nxt = self._reaching(prev, prev + 1, e - 1, 2)
+                    append(e)
+                    guess = e - prev
+                    prev = e
+                    continue
+                lo, hi = prev + 1, e - 1
             else:
-                if e == n - 1:
+                # Gallop on from e + 1 in steps doubling from the guess.
+                if e == last:
                     break
-                found = self._gallop(prev, e + 1, guess, 2)
-                if found is None:
-                    break
-                nxt = found
-            guess = nxt - prev
-            out.append(nxt)
+                lo, step = e + 1, guess
+                while True:
+                    hi = lo + step - 1
+                    if hi > last:
+                        hi = last
+                    if count(handle, prev, hi + 1 - prev) >= 2:
+                        break
+                    if hi == last:
+                        return out
+                    lo, step = hi + 1, step * 2
+            # The least e in lo .. hi with two rectangles over prev .. e (hi has).
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if count(handle, prev, mid + 1 - prev) >= 2:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            append(lo)
+            guess = lo - prev
+            prev = lo
         return out
 
     def text_index(self, char: int, stop: int) -> int:
