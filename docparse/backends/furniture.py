@@ -430,8 +430,52 @@ def _split_running_rows(pages: Sequence[PageItems]) -> None:
             for top in (True, False):
                 # Stacked running lines ("Table of Contents" over the
                 # company's name over "NOTES ... (Continued)") go row by row.
-                while _split_edge_row(p, it, marked, top):
+                while _split_edge_row(p, it, marked, top) or _split_edge_line(p, it, marked, top):
                     pass
+
+
+def _split_edge_line(p: PageItems, it: Item, marked: dict[str, list[Item]], top: bool) -> bool:
+    """Split the first (``top``) or last line off a text item when it is a running line.
+
+    A backend that groups lines into blocks by their size and alignment can
+    set the running head in one block with a title centred under it (``ADOBE
+    INC.`` over ``FORM 10-K``). The line is furniture when a line marked as
+    furniture on other pages has its text and its place: the same edge of
+    the margin band, across the same x-range.
+    """
+    if it.table is not None or it.kind is not None or len(it.lines) < 2:
+        return False
+    b = it.bbox
+    if not (b.y0 <= BAND * p.height if top else b.y1 >= (1 - BAND) * p.height):
+        return False
+    size = max(it.size, 1.0)
+    line = (it.lines[0] if top else it.lines[-1]).strip()
+    # Lone numbers share a key with every page number: a contents line's page
+    # number or a table's year is no running line.
+    if not any(c.isalpha() for c in line):
+        return False
+    like = next(
+        (
+            o
+            for o in marked.get(_norm_key(line), ())
+            if o.page != it.page
+            and abs((o.bbox.y0 - b.y0) if top else (o.bbox.y1 - b.y1)) <= 0.5 * size
+            and min(o.bbox.x1, b.x1) - max(o.bbox.x0, b.x0) > 0.5 * (o.bbox.x1 - o.bbox.x0)
+        ),
+        None,
+    )
+    if like is None:
+        return False
+    h = min(like.bbox.y1 - like.bbox.y0, 0.5 * (b.y1 - b.y0))
+    cut = b.y0 + h if top else b.y1 - h
+    head = BBox(b.x0, b.y0, b.x1, cut) if top else BBox(b.x0, cut, b.x1, b.y1)
+    it.bbox = BBox(b.x0, cut, b.x1, b.y1) if top else BBox(b.x0, b.y0, b.x1, cut)
+    it.lines = it.lines[1:] if top else it.lines[:-1]
+    row = Item(it.page, head, [line], like.size, like.bold, font=like.font)
+    row.kind = "furniture"
+    at = p.items.index(it)
+    p.items.insert(at if top else at + 1, row)
+    return True
 
 
 def _split_edge_row(p: PageItems, it: Item, marked: dict[str, list[Item]], top: bool) -> bool:

@@ -234,3 +234,19 @@ def test_a_changing_running_footer_whose_box_reaches_a_point_lower_is_furniture(
     doc = _build(pages)
     footer = next(u for u in doc.units if u.text == "Best practices for debian/changelog")
     assert footer.kind == "furniture"
+
+
+def test_a_running_head_set_in_one_block_with_a_title_under_it_is_split_off() -> None:
+    # The company name heads every page; on page 1 a block-grouping backend
+    # sets it in one block with the centred title under it.
+    pages = []
+    for n in range(1, 5):
+        lines = [_line("ACME CORP.", 277, 42, 9)]
+        if n == 1:
+            lines.append(_line("FORM 10-K", 279, 53, 9))
+        pages.append(PageContent(n, 612, 792, blocks=(_block(*lines), _prose(150), _prose(300))))
+    doc = _build(pages)
+    furniture = [(u.page, u.text) for u in doc.units if u.kind == "furniture"]
+    assert furniture == [(n, "ACME CORP.") for n in range(1, 5)]
+    title = next(u for u in doc.units if "FORM 10-K" in u.text)
+    assert title.text == "FORM 10-K" and title.bbox is not None and title.bbox.y0 >= 50
