@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -498,10 +499,13 @@ def _text_lines(words: list[Any]) -> list[TextLine]:
         groups.setdefault((w[5], w[6]), []).append(w)
     out: list[tuple[tuple[float, ...], str]] = []
     for ws in groups.values():
-        ws.sort(key=lambda w: w[7])
-        box = (min(w[0] for w in ws), min(w[1] for w in ws), max(w[2] for w in ws))
-        out.append(((*box, max(w[3] for w in ws)), " ".join(str(w[4]) for w in ws)))
+        ws.sort(key=_WORD_NO)
+        box = (min(map(_X0, ws)), min(map(_Y0, ws)), max(map(_X1, ws)), max(map(_Y1, ws)))
+        out.append((box, " ".join(str(w[4]) for w in ws)))
     return out
+
+
+_X0, _Y0, _X1, _Y1, _WORD_NO = (itemgetter(i) for i in (0, 1, 2, 3, 7))
 
 
 def ruled_off_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:
