@@ -237,8 +237,9 @@ def header_blocks(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
     grid over both puts two or three values in a cell. A reader sees the
     second header and starts a new table there: a row of two or more years
     or dates and no other values, below two or more rows of values (over
-    their values) and above more of them, starts a table together with the rows without values right above
-    it (at most :data:`_HEAD_ABOVE`: its title and spanning headers). A
+    their values) and above more of them, starts a table together with the
+    rows without values right above it (at most :data:`_HEAD_ABOVE`: its
+    title and spanning headers). A
     year heading one block of rows (a single year) starts none. Returns
     ``[clip]`` when no such row is found.
     """
