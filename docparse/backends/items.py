@@ -123,6 +123,12 @@ def superscripts(lines: Sequence[Line]) -> set[str]:
 
 def dominant_font(lines: Sequence[Line]) -> str:
     """The font of most characters of ``lines`` (the first seen among equals)."""
+    fonts = [s.font for ln in lines for s in ln.spans]
+    if not fonts:
+        return ""
+    first = fonts[0]
+    if fonts.count(first) == len(fonts):
+        return first  # one font (most items): no count by characters
     c: dict[str, int] = {}
     for ln in lines:
         for s in ln.spans:

@@ -79,6 +79,7 @@ from docparse.model import BBox, CellSpan, PageInfo, Provenance, Table, UnitKind
 _SENT_END = re.compile(r"[.!?:;]['\"’”)\]]*$")
 _BULLET = re.compile(r"^\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s+")
 _BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
+_ABSTRACT = re.compile(r"^abstract\b\W", re.IGNORECASE)
 _LONE_BULLET = re.compile(r"\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s*")
 
 
@@ -102,12 +103,15 @@ def _inside(line: Line, tables: Sequence[TableRegion], cells: Sequence[str]) -> 
     A line the table's cells did not capture (a word outside every detected
     cell) stays a text line, so no word of the page is lost.
     """
-    cx = (line.bbox.x0 + line.bbox.x1) / 2
-    cy = (line.bbox.y0 + line.bbox.y1) / 2
+    box = line.bbox
+    cx = (box.x0 + box.x1) / 2
+    cy = (box.y0 + box.y1) / 2
     for t, text in zip(tables, cells, strict=True):
         b = t.bbox
         if b.x0 - 2 <= cx <= b.x1 + 2 and b.y0 - 2 <= cy <= b.y1 + 2:
-            return all(_compact(w) in text for w in line.text.split())
+            # Each word as _compact makes it: ligatures expanded and lower-cased
+            # (neither makes or removes white space), for the whole line at once.
+            return all(w in text for w in expand_ligatures(line.text).lower().split())
     return False
 
 
@@ -570,9 +574,7 @@ def assemble_pages(
             # The raised mark printed against the note's first word ("4We").
             rest = text[len(it.marker) :]
             text = f"{it.marker} {rest.lstrip()}" if rest.strip() else text
-        if kind == "paragraph" and (
-            after_abstract_heading or re.match(r"^abstract\b\W", text, re.IGNORECASE)
-        ):
+        if kind == "paragraph" and (after_abstract_heading or _ABSTRACT.match(text)):
             kind = "abstract"
         if kind != "furniture":
             after_abstract_heading = False

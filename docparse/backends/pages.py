@@ -164,41 +164,54 @@ class Line:
 
 
 def line_facts(spans: Sequence[TextSpan]) -> tuple[str, float, bool]:
-    """A line's text, size and bold from its spans, in one pass (:class:`Line`'s properties).
+    """A line's text, size and bold from its spans (:class:`Line`'s properties).
 
     Text: the span texts joined, with a space where two spans leave a gap wider
     than 0.15 of the larger size (at least 1) and neither side has one. Size:
     the size (to 0.1 pt) of most non-blank characters, the first among equals;
     0.0 without spans. Bold: every span with text is bold, and one has text.
     """
-    out: list[str] = []
-    append = out.append
-    by: dict[float, int] = {}
-    get = by.get
-    text = False
-    bold = True
-    prev_x1 = prev_size = 0.0
-    prev_text = ""
-    for k, s in enumerate(spans):
-        t, size = s.text, s.size
-        if k:
-            most = size if size > prev_size else prev_size
-            if (
-                s.bbox.x0 - prev_x1 > 0.15 * (most if most > 1.0 else 1.0)
-                and not prev_text.endswith(" ")
-                and not t.startswith(" ")
-            ):
-                append(" ")
-        append(t)
-        key = round(size, 1)
-        n = len(t.strip())
-        by[key] = get(key, 0) + n
-        if n:
-            text = True
-            if not s.bold:
-                bold = False
-        prev_x1, prev_size, prev_text = s.bbox.x1, size, t
-    return "".join(out), (max(by, key=by.__getitem__) if by else 0.0), text and bold
+    if not spans:
+        return "", 0.0, False
+    # Field lists and comprehensions instead of one loop a span: lines of
+    # hundreds of one-character spans are common, and most lines have one size.
+    texts = [s.text for s in spans]
+    sizes = [s.size for s in spans]
+    boxes = [s.bbox for s in spans]
+    gaps = [
+        b.x0 - a.x1 > 0.15 * (m if (m := (z if z > y else y)) > 1.0 else 1.0)
+        for a, b, y, z in zip(boxes, boxes[1:], sizes, sizes[1:], strict=False)
+    ]
+    if True in gaps:
+        out = [texts[0]]
+        for k, gap in enumerate(gaps, 1):
+            t = texts[k]
+            if gap and not texts[k - 1].endswith(" ") and not t.startswith(" "):
+                out.append(" ")
+            out.append(t)
+        text = "".join(out)
+    else:
+        text = "".join(texts)
+    first = sizes[0]
+    if sizes.count(first) == len(sizes):
+        size = round(first, 1)
+    else:
+        by: dict[float, int] = {}
+        get = by.get
+        for t, z in zip(texts, sizes, strict=True):
+            key = round(z, 1)
+            by[key] = get(key, 0) + len(t.strip())
+        size = max(by, key=by.__getitem__)
+    bolds = [s.bold for s in spans]
+    if all(bolds):
+        bold = bool(text) and not text.isspace()  # a span's inserted spaces print nothing
+    elif not any(bolds):
+        bold = False
+    else:
+        bold = all(b or not t.strip() for b, t in zip(bolds, texts, strict=True)) and bool(
+            text.strip()
+        )
+    return text, size, bold
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,7 @@ def _shown(text: str) -> str:
     return text
 
 
+_BOTTOM, _TOP = operator.itemgetter(1), operator.itemgetter(3)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
 _CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
@@ -251,7 +252,9 @@ class _Runs:
         over the characters from the previous run's start to ``e``. The first
         probe is where it starts if it is as long as the run before (the runs
         of a page are often of one length, and then one or two calls find
-        it); else galloping, then bisecting.
+        it); else galloping, then bisecting. (One loop with everything in
+        locals: it runs once a run, and a method call a probe cost more
+        than the probe's C call.)
         """
         if not self.rects:
             return []
@@ -259,31 +262,49 @@ class _Runs:
         if first is None:
             return []
         out = [first]
-        n = self.n_chars
+        append = out.append
+        last = self.n_chars - 1
         count, handle = self.calls.count_rects, self.handle
         guess = 8
+        prev = first
         for _ in range(len(self.rects) - 1):
-            prev = out[-1]
             e = prev + guess
-            if e >= n:
-                e = n - 1
+            if e > last:
+                e = last
                 if e == prev:
                     break
             if count(handle, prev, e + 1 - prev) >= 2:
                 # One character makes one rectangle at most: no call for prev + 1.
                 if e == prev + 1 or count(handle, prev, e - prev) < 2:
-                    nxt = e
-                else:
-                    nxt = self._reaching(prev, prev + 1, e - 1, 2)
+                    append(e)
+                    guess = e - prev
+                    prev = e
+                    continue
+                lo, hi = prev + 1, e - 1
             else:
-                if e == n - 1:
+                # Gallop on from e + 1 in steps doubling from the guess.
+                if e == last:
                     break
-                found = self._gallop(prev, e + 1, guess, 2)
-                if found is None:
-                    break
-                nxt = found
-            guess = nxt - prev
-            out.append(nxt)
+                lo, step = e + 1, guess
+                while True:
+                    hi = lo + step - 1
+                    if hi > last:
+                        hi = last
+                    if count(handle, prev, hi + 1 - prev) >= 2:
+                        break
+                    if hi == last:
+                        return out
+                    lo, step = hi + 1, step * 2
+            # The least e in lo .. hi with two rectangles over prev .. e (hi has).
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if count(handle, prev, mid + 1 - prev) >= 2:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            append(lo)
+            guess = lo - prev
+            prev = lo
         return out
 
     def text_index(self, char: int, stop: int) -> int:
@@ -411,14 +432,16 @@ def page_runs(
     # Runs in one font follow one another: a stretch of them whose joined
     # text is all known in the font needs no look at each run (once the
     # first pages have been read, nearly all of them).
-    for font, group in itertools.groupby(range(len(texts)), fonts.__getitem__):
+    # (Grouping the fonts themselves: no key call a run.)
+    end = 0
+    for font, group in itertools.groupby(fonts):
+        begin, end = end, end + len(list(group))
         seen = get(font)
         if seen is None:
             seen = known[font] = set()
-        runs = list(group)
-        if seen.issuperset("".join(map(texts.__getitem__, runs))):
+        if seen.issuperset("".join(texts[begin:end])):
             continue
-        check += [r for r in runs if not seen.issuperset(texts[r])]
+        check += [r for r in range(begin, end) if not seen.issuperset(texts[r])]
     if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
         texts = reader.texts(starts)
     for r in check:
@@ -456,9 +479,7 @@ def _spans(
     # blank run, ends a word.
     spaced = list(map(operator.ne, map(len, shown), map(len, map(str.rstrip, shown))))
     if len(keep) < len(stripped):
-        for k in range(len(stripped) - 1):
-            if not stripped[k + 1]:
-                spaced[k] = True
+        spaced = list(map(operator.or_, spaced, [*map(operator.not_, stripped[1:]), False]))
         stripped = list(map(stripped.__getitem__, keep))
         rects = list(map(rects.__getitem__, keep))
         starts = list(map(starts.__getitem__, keep))
@@ -469,7 +490,7 @@ def _spans(
     calls, handle = reader.calls, reader.handle
     n = len(keep)
     # The run's first character carries its font size.
-    sizes = list(map(float, map(calls.font_size, itertools.repeat(handle, n), starts)))
+    sizes = list(map(calls.font_size, itertools.repeat(handle, n), starts))
     cuts = _word_starts(rects, fonts, sizes, spaced)
     if len(cuts) < n:
         stripped, rects, starts, fonts, sizes = _join_runs(
@@ -517,13 +538,15 @@ def _word_starts(
     cuts = [0]
     px0, pb, px1, pt = rects[0]
     pfont, psize = fonts[0], sizes[0]
-    for i in range(1, len(rects)):
-        x0, b, x1, t = rects[i]  # PDF space: b is the bottom, t the top
-        font, size = fonts[i], sizes[i]
+    # Zipped columns rather than indexing: a 10-K can have half a million runs.
+    for i, (x0, b, x1, t), font, size, gap in zip(
+        itertools.count(1), rects[1:], fonts[1:], sizes[1:], spaced
+    ):
+        # PDF space: b is the bottom, t the top; gap: a space ends the run before.
         if (
             font == pfont
             and size == psize
-            and not spaced[i - 1]
+            and not gap
             and px0 <= x0
             and px1 <= x1
             and x0 - px1 <= 0.15 * (size if size > 1.0 else 1.0)
@@ -565,8 +588,9 @@ def _join_runs(
             boxes.append(rects[a])
             continue
         words.append("".join(texts[a:z]))
-        x0s, bs, x1s, ts = zip(*rects[a:z], strict=True)
-        boxes.append((min(x0s), min(bs), max(x1s), max(ts)))
+        # Joined runs go left to right in both edges: the first's left, the last's right.
+        group = rects[a:z]
+        boxes.append((group[0][0], min(map(_BOTTOM, group)), group[-1][2], max(map(_TOP, group))))
     pick = operator.itemgetter(*cuts)
     if len(cuts) == 1:
         return words, boxes, [starts[0]], [fonts[0]], [sizes[0]]

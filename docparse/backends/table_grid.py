@@ -3,137 +3,24 @@
 Given a region known to hold a table (from any finder of
 :mod:`docparse.backends.table_candidates` or :mod:`docparse.backends.tables`),
 :func:`word_grid` reads its cells from the words alone, the way a reader does:
-rows are baselines (:func:`baseline_rows`), columns the x-gaps every row
-leaves free (:func:`shared_gaps`), and currency signs, brackets and percent
-signs join the value they belong to (:func:`merge_symbol_cells`).
+rows are baselines (:func:`~docparse.backends.table_rows.baseline_rows`),
+columns the x-gaps every row leaves free (:func:`shared_gaps`), and currency
+signs, brackets and percent signs join the value they belong to
+(:func:`merge_symbol_cells`). Regions holding two tables stacked or side by
+side are cut into one region per table (:func:`stacked_tables`,
+:func:`side_by_side_tables`).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import pairwise
 
 from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
 from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
-
-#: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
-_LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
-
-
-def without_leaders(words: Iterable[Word]) -> list[Word]:
-    """Words with dot leaders and typed rules taken out.
-
-    A typewriter table leads each row label to its first value with dots
-    (``0.99 ........ 800``) and underlines its header with a line of hyphens:
-    a reader sees the dots as the gap between two cells and the hyphens as a
-    rule, never as cell text. A word that is all leader is dropped; a leader
-    at either end of a word is cut off and the word's box shrunk in
-    proportion to the characters left (the label ``0.99`` of ``0.99......``).
-    A lone ``-`` or ``—`` (a nil value) and an ellipsis of two dots stay.
-    """
-    out: list[Word] = []
-    for w in words:
-        text = w[4]
-        if _LEADER.fullmatch(text.strip()):
-            continue
-        m = _LEADER.search(text)
-        if m is None:
-            out.append(w)
-            continue
-        n = len(text)
-        if m.end() == n and m.start() > 0:
-            keep = text[: m.start()].rstrip()
-            out.append((w[0], w[1], w[0] + (w[2] - w[0]) * len(keep) / n, w[3], keep))
-        elif m.start() == 0 and m.end() < n:
-            keep = text[m.end() :].lstrip()
-            out.append((w[2] - (w[2] - w[0]) * len(keep) / n, w[1], w[2], w[3], keep))
-        else:
-            out.append(w)
-    return out
-
-
-def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
-    """Whether a word inside ``box`` holds a run of leader dots (``......``)."""
-    return any(
-        box[0] <= (w[0] + w[2]) / 2 <= box[2]
-        and box[1] <= (w[1] + w[3]) / 2 <= box[3]
-        and _DOTS.search(w[4])
-        for w in words
-    )
-
-
-_DOTS = re.compile(r"(?:\.\s?){3,}")
-#: A letter or digit (``str.isalnum``: ``\w`` without the underscore).
-_ALNUM = re.compile(r"[^\W_]")
-
-
-def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
-    """Words grouped into rows by their baselines, top down; each row left to right.
-
-    A word joins the row above when its vertical centre lies inside that
-    row's extent: a superscript or a taller bold word stays on its line.
-    Words of one baseline stand side by side, so a word under most of the
-    width of a word already in the row starts the next row: a math font's
-    glyph boxes reach far above and below its baseline (``𝜀(𝑇1)`` boxed
-    16 points high in a row pitch of 11), and the row under them would
-    otherwise have its centre inside their extent.
-    """
-    rows: list[list[Word]] = []
-    bottom = top = float("-inf")
-    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
-        mid = (w[1] + w[3]) / 2
-        if rows and top <= mid <= bottom and not _stacked(w, rows[-1]):
-            rows[-1].append(w)
-            bottom = max(bottom, min(w[3], mid + (bottom - top)))
-        else:
-            rows.append([w])
-            top, bottom = w[1], w[3]
-    for r in rows:
-        r.sort(key=lambda w: w[0])
-    return rows
-
-
-def _stacked(w: Word, row: Sequence[Word]) -> bool:
-    """``w`` sits under (or over) a word of ``row``: they share most of the
-    wider one's width (a subscript under a superscript, ``Ψ2`` over ``1``,
-    shares only its own) and more than the lower box's height (a
-    one-character subscript under its superscript shares less), and their
-    centres are apart by more than a quarter of the lower box's height (a
-    word printed twice for a bold effect has one centre). A mark with no
-    letter or digit (the arrow under ``lim``) belongs to the word it is set
-    against. One-character words are left alone: rotated text comes as a
-    column of letters, each boxed under the one before, and would become a
-    row per letter."""
-    x0, x1 = w[0], w[2]
-    # Only words across w's x-range can share its width: test those alone
-    # (baseline_rows asks this of every word against its whole row).
-    over = [o for o in row if o[0] < x1 and o[2] > x0]
-    if not over or len(w[4]) < 2 or not _ALNUM.search(w[4]):
-        return False
-    mid = (w[1] + w[3]) / 2
-    for o in over:
-        if len(o[4]) < 2 or not _ALNUM.search(o[4]):
-            continue
-        wider = max(w[2] - w[0], o[2] - o[0])
-        lower = min(w[3] - w[1], o[3] - o[1])
-        shared = min(w[2], o[2]) - max(w[0], o[0])
-        apart = abs(mid - (o[1] + o[3]) / 2) > 0.25 * lower
-        if wider > 0 and shared > max(0.5 * wider, lower) and apart:
-            return True
-    return False
-
-
-def row_phrases(row: Sequence[Word], min_gap: float) -> list[list[Word]]:
-    """A row's words split where the gap is wider than ``min_gap`` (cells of one row)."""
-    out: list[list[Word]] = []
-    for w in row:
-        if out and w[0] - out[-1][-1][2] <= min_gap:
-            out[-1].append(w)
-        else:
-            out.append([w])
-    return out
+from docparse.backends.table_rows import baseline_rows, row_phrases, without_leaders
 
 
 def _free_stretches(

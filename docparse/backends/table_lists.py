@@ -31,7 +31,7 @@ from docparse.backends.table_candidates import (
     phrase_gap,
     words_box,
 )
-from docparse.backends.table_grid import baseline_rows, row_phrases
+from docparse.backends.table_rows import baseline_rows, row_phrases
 
 #: List markers: bullets, ``1.``, ``(1)``, ``a)``, ``(iv)`` (the twin's list-table keys) and
 #: clause numbers closed by a dot (``5.8.``: a contract's numbered paragraphs).

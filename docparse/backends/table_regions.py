@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from docparse.backends.table_candidates import Word, is_number, phrase_gap
-from docparse.backends.table_grid import baseline_rows, has_leaders, without_leaders
 from docparse.backends.table_headers import header_top
+from docparse.backends.table_rows import baseline_rows, has_leaders, without_leaders
 
 _NUMERIC = re.compile(r"\d")
 #: Share of the page height at the top and bottom left out of table detection:

@@ -18,9 +18,9 @@ from typing import Any
 
 from docparse.backends.table_candidates import Box4, Word, is_number
 from docparse.backends.table_checks import grid_fill
-from docparse.backends.table_grid import baseline_rows, without_leaders
 from docparse.backends.table_headers import NUMBER_CELL
 from docparse.backends.table_regions import Box
+from docparse.backends.table_rows import baseline_rows, without_leaders
 
 
 def _iou(a: Box, b: Box) -> float:

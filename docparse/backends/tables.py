@@ -43,10 +43,7 @@ from docparse.backends.table_checks import (
     text_line_count,
 )
 from docparse.backends.table_grid import (
-    baseline_rows,
-    has_leaders,
     merge_symbol_cells,
-    row_phrases,
     side_by_side_tables,
     stacked_tables,
     word_grid,
@@ -74,6 +71,7 @@ from docparse.backends.table_repair import (
     split_stacked_rows,
     spread_merged_cells,
 )
+from docparse.backends.table_rows import baseline_rows, has_leaders, row_phrases
 
 __all__ = [
     "SIDE_SLACK",
