@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from docparse.backends.headings import numbering
 from docparse.backends.items import CAPTION, Item, PageItems
 from docparse.builder import UnitDraft
+from docparse.model import BBox
 
 #: A table caption's label, with or without punctuation after its number
 #: ("Table 2:", "TABLE III", "Tab. 4", "Table 1 A simple table" once its
@@ -160,6 +161,19 @@ def mark_figure_text(pages: Sequence[PageItems], body: float, body_font: str) ->
             ]
 
 
+def sideways(it: Item) -> bool:
+    """The item's text runs up or down the page: its box is as wide as its
+    lines are tall, and taller than wide (a caption over a rotated table, read
+    turned and mapped back to the displayed page)."""
+    across = len(it.lines) * 1.6 * max(it.size, 1.0)
+    b = it.bbox
+    return b.x1 - b.x0 <= across < b.y1 - b.y0
+
+
+def _transposed(b: BBox) -> BBox:
+    return BBox(b.y0, b.x0, b.y1, b.x1)
+
+
 def link_captions(
     drafts: list[UnitDraft],
     captions: list[tuple[int, Item]],
@@ -174,17 +188,25 @@ def link_captions(
     """
     taken: set[int] = set()
     pairs: list[tuple[float, int, Item]] = []
+    turned_caps: set[int] = set()
     for ci, cap in captions:
         if not _TABLE_LABEL.match(drafts[ci].text):
             continue
+        # A caption set sideways (over a rotated table) is over its table
+        # along the page's width: the boxes are compared turned.
+        turned = sideways(cap)
+        if turned:
+            turned_caps.add(ci)
+        c = _transposed(cap.bbox) if turned else cap.bbox
         for t in tables:
             if t.page != cap.page:
                 continue
+            b = _transposed(t.bbox) if turned else t.bbox
             # In its column: a caption and a table side by side in two page
             # columns are not each other's.
-            if min(t.bbox.x1, cap.bbox.x1) - max(t.bbox.x0, cap.bbox.x0) <= 0:
+            if min(b.x1, c.x1) - max(b.x0, c.x0) <= 0:
                 continue
-            gap = max(t.bbox.y0 - cap.bbox.y1, cap.bbox.y0 - t.bbox.y1, 0.0)
+            gap = max(b.y0 - c.y1, c.y0 - b.y1, 0.0)
             pairs.append((gap, ci, t))
     used_caps: set[int] = set()
     for _gap, ci, t in sorted(pairs, key=lambda x: x[0]):
@@ -199,7 +221,7 @@ def link_captions(
         d.table = dataclasses.replace(d.table, caption=drafts[ci].text.strip())
         d.related.append(ci)
         drafts[ci].related.append(ti)
-        for part in continued_parts(drafts, ti):
+        for part in continued_parts(drafts, ti, turned=ci in turned_caps):
             p = drafts[part]
             if p.table is None or part in taken:
                 break
@@ -214,7 +236,7 @@ def link_captions(
 _CONTINUED_NOTE = re.compile(r"\b(?:continued|cont\.|contd\.?)(?:\W|$)", re.IGNORECASE)
 
 
-def continued_parts(drafts: Sequence[UnitDraft], head: int) -> list[int]:
+def continued_parts(drafts: Sequence[UnitDraft], head: int, *, turned: bool = False) -> list[int]:
     """Indices of the table drafts that go on with the table at ``head``.
 
     One caption can stand over several tables: a wide table split into parts
@@ -225,7 +247,8 @@ def continued_parts(drafts: Sequence[UnitDraft], head: int) -> list[int]:
     "continued" notes between, holding a table with no caption of its own,
     either right under the previous part on its page and across its
     width (the gap under three quarters of the taller part's height) or at
-    the top of the next page.
+    the top of the next page. ``turned``: the table is set sideways (its
+    caption is, see :func:`sideways`), so "under" runs along the page's width.
     """
     out: list[int] = []
     prev = head
@@ -241,6 +264,8 @@ def continued_parts(drafts: Sequence[UnitDraft], head: int) -> list[int]:
             break
         above, here = drafts[prev].provenance[-1], d.provenance[0]
         a, b = above.bbox, here.bbox
+        if turned and a is not None and b is not None:
+            a, b = _transposed(a), _transposed(b)
         if here.page == above.page and a is not None and b is not None:
             gap = b.y0 - a.y1
             across = min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)

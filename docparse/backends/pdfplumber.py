@@ -9,6 +9,7 @@ are freed and memory does not grow with the page count.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import logging
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docparse.backends.base import (
+    Block,
     Line,
     PageContent,
     PdfBackend,
@@ -31,6 +33,7 @@ from docparse.backends.base import (
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.pdfminer_guard import guard_reference_cycles
+from docparse.backends.rotation import turned_blocks, upright_turn
 from docparse.backends.table_candidates import (
     PageInputs,
     ruled_clusters,
@@ -511,6 +514,29 @@ def _box(t: TableRegion) -> tuple[float, float, float, float]:
 _THIN = 2.0
 
 
+def char_directions(chars: Iterable[Mapping[str, Any]]) -> Iterator[tuple[float, float, int]]:
+    """Each character's writing direction on the displayed page, y down
+    (for :func:`~docparse.backends.rotation.upright_turn`)."""
+    for c in chars:
+        a, b = c["matrix"][:2]
+        # pdfminer's matrices are in PDF space, y up.
+        yield float(a), -float(b), 1
+
+
+def turned_page(page: Any, turn: int) -> Any:
+    """``page`` read again with ``turn`` degrees more of clockwise ``/Rotate``.
+
+    The page dictionary is copied, so the document itself is not changed.
+    """
+    from pdfplumber.page import Page
+
+    rotation = (int(page.rotation) + turn) % 360
+    obj = copy.copy(page.page_obj)
+    obj.attrs = dict(obj.attrs, Rotate=rotation)
+    obj.rotate = rotation
+    return Page(page.pdf, obj, page.page_number, page.initial_doctop)
+
+
 def _time_limit_inside(exc: BaseException) -> ParseTimeoutError | None:
     """The ``parse(timeout=...)`` alarm that a library wrapped, if ``exc`` is one.
 
@@ -619,11 +645,43 @@ class PdfplumberBackend(PdfBackend):
                     raise timeout from None
 
     def _page(self, page: Any, index: int, config: PdfplumberConfig) -> PageContent:
-        words = page.extract_words(
+        turn = upright_turn(char_directions(page.chars))
+        if not turn:
+            return self._read(page, index, config)
+        # Text set sideways is read on the page turned upright (see rotation.py).
+        # What stays upright on the displayed page (a running head, the page
+        # number) runs across the turned page's text: it is read here, as lines
+        # of its own, and kept out of the lines and tables read turned.
+        across = [w for w in self._words(page, config) if w["upright"]]
+        kept = turned_blocks(
+            blocks_from_lines(lines_from_words(across)), turn, page.width, page.height
+        )
+        upright = turned_page(page, turn)
+        try:
+            return self._read(upright, index, config, turn, kept)
+        finally:
+            upright.close()
+
+    @staticmethod
+    def _words(page: Any, config: PdfplumberConfig) -> list[Any]:
+        words: list[Any] = page.extract_words(
             x_tolerance=config.x_tolerance,
             y_tolerance=config.y_tolerance,
             extra_attrs=["size", "fontname"],
         )
+        return words
+
+    def _read(
+        self,
+        page: Any,
+        index: int,
+        config: PdfplumberConfig,
+        turn: int = 0,
+        across: Sequence[Block] = (),
+    ) -> PageContent:
+        words = self._words(page, config)
+        if turn:
+            words = [w for w in words if w["upright"]]
         unmapped = sum(count_unmapped(str(w["text"])) for w in words)
         if unmapped:
             for w in words:
@@ -631,7 +689,7 @@ class PdfplumberBackend(PdfBackend):
             words = [w for w in words if w["text"]]
         # One set of visual lines serves the blocks and the table finders.
         lines = lines_from_words(words)
-        blocks = blocks_from_lines(lines)
+        blocks = (*blocks_from_lines(lines), *across)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
             tables = table_regions(page, config, words, lines)
@@ -646,7 +704,9 @@ class PdfplumberBackend(PdfBackend):
             number=index + 1,
             width=float(x1 - x0),
             height=float(bottom - top),
-            rotation=0,  # pdfminer already applies /Rotate to coordinates
+            # pdfminer applies /Rotate (turned too, for sideways text) to coordinates;
+            # the assembly turns the boxes back to the displayed page.
+            rotation=(360 - turn) % 360,
             blocks=blocks,
             tables=tables,
             images=images,

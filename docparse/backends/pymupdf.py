@@ -36,6 +36,7 @@ from docparse.backends.pymupdf_tables import (
     find_ruled_tables,
     page_words,
 )
+from docparse.backends.rotation import mupdf_cross_lines, mupdf_directions, upright_turn
 from docparse.backends.ruled_grid import find_grids
 from docparse.backends.table_candidates import (
     PageInputs,
@@ -751,6 +752,13 @@ class PyMuPDFBackend(PdfBackend):
         # extraction is the costliest read of a page, so it is done once.
         textpage = page.get_textpage(flags=_TEXT_FLAGS)
         data = page.get_text("dict", textpage=textpage, sort=False)
+        turn = upright_turn(mupdf_directions(data, rotation))
+        if turn:
+            # Text set sideways is read on the page turned upright (see rotation.py).
+            page.set_rotation((rotation + turn) % 360)
+            rot = _rotator((rotation + turn) % 360, float(unrot.width), float(unrot.height))
+            textpage = page.get_textpage(flags=_TEXT_FLAGS)
+            data = page.get_text("dict", textpage=textpage, sort=False)
         blocks = blocks_from_dict(data, rot)
         unmapped = unmapped_in_dict(data)
         tables: tuple[TableRegion, ...] = ()
@@ -759,6 +767,10 @@ class PyMuPDFBackend(PdfBackend):
             if unmapped:
                 words = [(*w[:4], strip_unmapped(w[4]), *w[5:]) for w in words]
                 words = [w for w in words if w[4]]
+            if turn:
+                # A running head left upright runs across the turned page's text.
+                cross = mupdf_cross_lines(data, rotation + turn)
+                words = [w for w in words if (w[5], w[6]) not in cross]
             if rot is not None:
                 words = [_rotated_word(rot, w) for w in words]
             tables = table_regions(tables_of(page, config, words))
@@ -771,7 +783,8 @@ class PyMuPDFBackend(PdfBackend):
             number=index + 1,
             width=float(mediabox.width),
             height=float(mediabox.height),
-            rotation=0,  # boxes are already in the displayed page
+            # Boxes are in the displayed page, or in the page turned upright.
+            rotation=(360 - turn) % 360,
             blocks=blocks,
             tables=tables,
             images=images,
