@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -159,14 +160,12 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
         last_raw: Any = None
         last_box: BBox | None = None
         for ln in b.get("lines", ()):
+            runs = _runs(ln.get("spans", ()))
+            if not runs or all(text.isspace() for text, _, _ in runs):
+                continue  # nothing printed
             spans: list[TextSpan] = []
-            printed = False
-            for s in ln.get("spans", ()):
-                text = strip_unmapped(str(s.get("text", "")))
-                if not text:
-                    continue
-                printed = printed or not text.isspace()
-                last_raw, last_box = s["bbox"], box(s["bbox"])
+            for text, raw, s in runs:
+                last_raw, last_box = raw, box(raw)
                 spans.append(
                     new_span(
                         text,
@@ -176,17 +175,50 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
                         str(s.get("font", "")),
                     )
                 )
-            if printed:
-                if last_box is None or tuple(ln["bbox"]) != tuple(last_raw):
-                    last_raw, last_box = ln["bbox"], box(ln["bbox"])
-                # Text, size and bold set as the line is made: the assembly reads them all.
-                lines.append(make_line(tuple(spans), last_box))
+            if last_box is None or tuple(ln["bbox"]) != tuple(last_raw):
+                last_raw, last_box = ln["bbox"], box(ln["bbox"])
+            # Text, size and bold set as the line is made: the assembly reads them all.
+            lines.append(make_line(tuple(spans), last_box))
         if lines:
             block_box = last_box
             if block_box is None or tuple(b["bbox"]) != tuple(last_raw):
                 block_box = box(b["bbox"])
             blocks.append(Block(tuple(lines), block_box))
     return tuple(blocks)
+
+
+def _runs(spans: Any) -> list[list[Any]]:
+    """A line's spans with text as ``[text, bbox, span]``, a blank span joined to
+    the roman span before it when both have one font, size, flags and height.
+
+    Justified text often comes as one span a word and one a space (half the
+    spans of a book or a filing); the space is part of the word's run for
+    every reader of spans (a line's text, size and bold, superscripts, marks,
+    fonts), and a record fewer to make. Bold spans stay apart: a run-in
+    heading's box ends at its last printed span.
+    """
+    runs: list[list[Any]] = []
+    for s in spans:
+        text = strip_unmapped(str(s.get("text", "")))
+        if not text:
+            continue
+        if runs and text.isspace():
+            prev = runs[-1]
+            p, pb, sb = prev[2], prev[1], s["bbox"]
+            if (
+                s.get("font") == p.get("font")
+                and s.get("size") == p.get("size")
+                and s.get("flags") == p.get("flags")
+                and sb[1] == pb[1]
+                and sb[3] == pb[3]
+                and sb[0] >= pb[0]
+                and not is_bold(s)
+            ):
+                prev[0] += text
+                prev[1] = (pb[0], pb[1], sb[2] if sb[2] > pb[2] else pb[2], pb[3])
+                continue
+        runs.append([text, s["bbox"], s])
+    return runs
 
 
 def unmapped_in_dict(data: dict[str, Any]) -> int:
@@ -229,6 +261,10 @@ class PageTables:
     #: inside ``chars_region`` (the box around every clip searched; the page when unset).
     chars: PageWords | None = None
     chars_region: tuple[float, float, float, float] | None = None
+    #: The backend's text page of the whole page and its ``get_text("dict")`` spans,
+    #: which :func:`page_words` reads instead of making a text page of its own.
+    textpage: Any = None
+    spans: list[dict[str, Any]] | None = None
     #: The paths' boxes (for picking those of a clip, as ``overlaps`` does) and every x
     #: position each can put a vertical edge at (:func:`_path_xs`), made on the first search.
     rects: list[tuple[float, float, float, float]] | None = None
@@ -277,7 +313,7 @@ class PageTables:
                 # docparse's own grid builder on the shared paths, and one read of
                 # the page's words for all its clips (see ruled_grid).
                 if self.chars is None:
-                    self.chars = page_words(self.page, self.chars_region)
+                    self.chars = page_words(self.page, self.chars_region, self.textpage, self.spans)
                 chars = WordProbe(self.chars, clip)
                 near = [self.paths[i] for i in near_at]
                 return find_grids(near, clip, chars, strict=strategy == "lines_strict")
@@ -387,8 +423,18 @@ def _turned_path(d: dict[str, Any], m: Any) -> dict[str, Any]:
     return dict(d, rect=rect(d["rect"]), items=items)
 
 
-def page_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> PageTables:
-    """Read the page's drawings once (``get_cdrawings``) and keep what the table finders need."""
+def page_tables(
+    page: Any,
+    config: PyMuPDFConfig,
+    words: list[Any],
+    textpage: Any = None,
+    spans: list[dict[str, Any]] | None = None,
+) -> PageTables:
+    """Read the page's drawings once (``get_cdrawings``) and keep what the table finders need.
+
+    ``textpage`` and ``spans``: the page's text page and its ``get_text("dict")``
+    spans when already read (see :func:`page_words`).
+    """
     paths: list[dict[str, Any]] = []
     segments: list[tuple[float, float, float, float]] = []
     fills: list[tuple[float, float, float, float]] = []
@@ -419,10 +465,16 @@ def page_tables(page: Any, config: PyMuPDFConfig, words: list[Any]) -> PageTable
         segments=tuple(segments),
         fills=tuple(fills),
     )
-    return PageTables(page, config, words, inputs, paths, rules)
+    return PageTables(page, config, words, inputs, paths, rules, textpage=textpage, spans=spans)
 
 
-def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
+def tables_of(
+    page: Any,
+    config: PyMuPDFConfig,
+    words: list[Any],
+    textpage: Any = None,
+    spans: list[dict[str, Any]] | None = None,
+) -> list[Grid]:
     """Cell grids of the tables on ``page`` with the configured strategy.
 
     The page's inputs are read once (:func:`page_tables`). Ruled tables are
@@ -432,9 +484,11 @@ def tables_of(page: Any, config: PyMuPDFConfig, words: list[Any]) -> list[Grid]:
     (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
     (horizontal rules only) and caption-anchored ones come on top, from
     :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
-    overlaps them.
+    overlaps them. ``textpage`` and ``spans``: the page's text page and its
+    ``get_text("dict")`` spans when already read (the ruled search reads its
+    words from them, :func:`page_words`).
     """
-    pt = page_tables(page, config, words)
+    pt = page_tables(page, config, words, textpage, spans)
     found = _strategy_tables(pt)
     if config.table_strategy == "text":
         return found
@@ -476,10 +530,13 @@ def _text_lines(words: list[Any]) -> list[TextLine]:
         groups.setdefault((w[5], w[6]), []).append(w)
     out: list[tuple[tuple[float, ...], str]] = []
     for ws in groups.values():
-        ws.sort(key=lambda w: w[7])
-        box = (min(w[0] for w in ws), min(w[1] for w in ws), max(w[2] for w in ws))
-        out.append(((*box, max(w[3] for w in ws)), " ".join(str(w[4]) for w in ws)))
+        ws.sort(key=_WORD_NO)
+        box = (min(map(_X0, ws)), min(map(_Y0, ws)), max(map(_X1, ws)), max(map(_Y1, ws)))
+        out.append((box, " ".join(str(w[4]) for w in ws)))
     return out
+
+
+_X0, _Y0, _X1, _Y1, _WORD_NO = (itemgetter(i) for i in (0, 1, 2, 3, 7))
 
 
 def ruled_off_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:
@@ -742,7 +799,9 @@ class PyMuPDFBackend(PdfBackend):
                 words = [w for w in words if (w[5], w[6]) not in cross]
             if rot is not None:
                 words = [_rotated_word(rot, w) for w in words]
-            tables = table_regions(tables_of(page, config, words))
+            # The ruled grid builder reads its words from this text page too.
+            spans = [s for b in data["blocks"] for ln in b.get("lines", ()) for s in ln["spans"]]
+            tables = table_regions(tables_of(page, config, words, textpage, spans))
         images: tuple[BBox, ...] = ()
         if not blocks:
             images = tuple((rot or _bbox)(i["bbox"]) for i in page.get_image_info())

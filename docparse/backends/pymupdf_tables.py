@@ -307,24 +307,44 @@ class PageWords:
     region: tuple[float, float, float, float] | None = None
 
 
-def page_words(page: Any, clip: Any = None) -> PageWords:
+def page_words(
+    page: Any,
+    clip: Any = None,
+    textpage: Any = None,
+    spans: Iterable[dict[str, Any]] | None = None,
+) -> PageWords:
     """The words of an unrotated ``page`` (in ``clip``), from :func:`page_chars`' text page.
 
     Reading words costs a fraction of reading characters (a tuple per word, not
     a dict per character); :class:`WordProbe` answers the ruled search from them.
+
+    ``textpage``: a text page of the whole page already made (the backend's
+    own, for its text): the words are read from it, with glyph-tight boxes,
+    instead of from a new one (making a text page is the cost of a read; the
+    boxes differ from :func:`page_chars`' only in a glyph's side bearings).
+    ``spans``: that page's ``get_text("dict")`` spans, for the gaps (only their
+    x extent, size and baseline are read, which glyph-tight boxes leave as they are).
     """
     table = _table_module()
     _, b, _, d, _, f = page.transformation_matrix
     m = (b, d, f)
+    whole = textpage is not None
     with _TextState():
-        textpage = page.get_textpage(clip=clip, flags=_text_flags(table))
+        if textpage is None:
+            textpage = page.get_textpage(clip=clip, flags=_text_flags(table))
         found = page.get_text("words", textpage=textpage, sort=False)
-        spans = [
-            s
-            for block in page.get_text("dict", textpage=textpage)["blocks"]
-            for line in block.get("lines", ())
-            for s in line["spans"]
-        ]
+        if spans is None:
+            spans = [
+                s
+                for block in page.get_text("dict", textpage=textpage)["blocks"]
+                for line in block.get("lines", ())
+                for s in line["spans"]
+            ]
+    if whole and clip is not None:
+        # The words of the clip alone (they are asked about inside it), as a
+        # clipped text page holds them.
+        cx0, cy0, cx1, cy1 = (float(v) for v in clip)
+        found = [w for w in found if w[0] < cx1 and w[2] > cx0 and w[1] < cy1 and w[3] > cy0]
     words = CharList(_word_record(m, w, w[4]) for w in found)
     gaps = CharList()
     for span in spans:

@@ -13,7 +13,9 @@ so that any word source (PyMuPDF, pdfplumber, OCR) can use them.
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -108,6 +110,7 @@ def ruled_clusters(
     for i, s in enumerate(segs):
         groups.setdefault(find(i), []).append(s)
     out: list[Box4] = []
+    centres: list[tuple[float, float]] = []
     for group in groups.values():
         n_h = sum(_horizontal(s) for s in group)
         if n_h < 2 or len(group) - n_h < 2:
@@ -118,13 +121,29 @@ def ruled_clusters(
             max(s[2] for s in group),
             max(s[3] for s in group),
         )
-        inside = sum(
-            box[0] <= (w[0] + w[2]) / 2 <= box[2] and box[1] <= (w[1] + w[3]) / 2 <= box[3]
-            for w in words
-        )
-        if inside >= 2:
+        if _two_inside(box, words, centres):
             out.append((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2))
     return _side_by_side_joined(out)
+
+
+def _two_inside(box: Box4, words: Sequence[Word], centres: list[tuple[float, float]]) -> bool:
+    """Whether the centres of two words or more lie inside ``box``.
+
+    ``centres``: the words' centres ``(y, x)`` sorted, made on the first call
+    (empty until then) and shared by the calls for one page's groups, whose
+    words are then found by bisection on ``y``.
+    """
+    if not centres:
+        centres.extend(sorted(((w[1] + w[3]) / 2, (w[0] + w[2]) / 2) for w in words))
+    lo = bisect_left(centres, (box[1], float("-inf")))
+    hi = bisect_right(centres, (box[3], float("inf")))
+    inside = 0
+    for _, cx in centres[lo:hi]:
+        if box[0] <= cx <= box[2]:
+            inside += 1
+            if inside >= 2:
+                return True
+    return False
 
 
 def _side_by_side_joined(boxes: list[Box4], gap: float = 8.0) -> list[Box4]:
@@ -185,8 +204,13 @@ def can_split_columns(xs: Iterable[float], clip: Sequence[float], snap: float = 
     return False
 
 
+@functools.lru_cache(maxsize=8192)
 def is_number(token: str) -> bool:
-    """A token that reads as a value: ``1,234``, ``(5.6)``, ``-3``, ``12%``, ``$7`` (not a year)."""
+    """A token that reads as a value: ``1,234``, ``(5.6)``, ``-3``, ``12%``, ``$7`` (not a year).
+
+    The finders ask this of the same words again and again (a page's tokens
+    repeat, and each finder reads the region's words): answers are kept.
+    """
     t = token.strip()
     return bool(_NUMBER.match(t)) and not _YEAR.match(t)
 

@@ -5,17 +5,22 @@ A ruled strategy that counts cell backgrounds cuts phantom columns
 that misses row boundaries lumps data lines into one row
 (:func:`split_stacked_rows`), and a table with column lines only in its
 header comes out with each body row one merged cell
-(:func:`spread_merged_cells`, with :func:`column_starts`).
+(:func:`spread_merged_cells`, with :func:`column_starts`). Two tables
+stacked in one region, each under its own header, are cut apart
+(:func:`header_blocks`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from docparse.backends.table_candidates import Box4, Word, is_number
 from docparse.backends.table_checks import grid_fill
 from docparse.backends.table_headers import NUMBER_CELL
 from docparse.backends.table_regions import Box
+from docparse.backends.table_rows import baseline_rows, without_leaders
 
 
 def _iou(a: Box, b: Box) -> float:
@@ -198,4 +203,86 @@ def spread_merged_cells(
             cell = out[cols[k]]
             assert cell is not None
             cell.extend(p)
+    return out
+
+
+#: A column-heading year or date: "2018", "2017)", "12/31/2018", "Dec. 31, 2018" ends in one.
+_HEAD_YEAR = re.compile(r"^\(?(?:(?:19|20)\d\d|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}))[,)]?$")
+#: A day of a date heading a column ("Dec. 31, 2018"): a figure, but no value.
+_DAY = re.compile(r"^\d{1,2},$")
+#: Rows of header a new table's year row may have above it (title, spanning headers).
+_HEAD_ABOVE = 3
+
+
+def _over_values(heads: Sequence[Word], body: Sequence[Sequence[Word]]) -> bool:
+    """Whether the years of ``heads`` stand mostly over the values of the ``body`` rows.
+
+    A year row of the other page column on the same baselines (two tables
+    side by side, read as one region) heads no column of this body.
+    """
+    years = [w for w in heads if _HEAD_YEAR.match(w[4])]
+    values = [w for r in body for w in r if is_number(w[4])]
+    lo, hi = min(w[0] for w in values), max(w[2] for w in values)
+    y0, y1 = min(w[0] for w in years), max(w[2] for w in years)
+    return min(hi, y1) - max(lo, y0) >= 0.5 * (y1 - y0)
+
+
+def header_blocks(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
+    """``clip`` cut into one region per table where a new header block follows rows of values.
+
+    Filings print related tables one under the other, each with its own
+    column headers ("Net Sales | Operating Income" over 2018 2017 2016 twice,
+    then "Assets | Depreciation | Capital Expenditures" over the years three
+    times). A finder of rows of numbers reads them as one region, and one
+    grid over both puts two or three values in a cell. A reader sees the
+    second header and starts a new table there: a row of two or more years
+    or dates and no other values, below two or more rows of values (over
+    their values) and above more of them, starts a table together with the
+    rows without values right above it (at most :data:`_HEAD_ABOVE`: its
+    title and spanning headers). A
+    year heading one block of rows (a single year) starts none. Returns
+    ``[clip]`` when no such row is found.
+    """
+    inside = without_leaders(
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    )
+    rows = baseline_rows(inside)
+
+    def valued(r: Sequence[Word]) -> bool:
+        return sum(is_number(w[4]) and w[4][-1] != "," for w in r) >= 2
+
+    def years(r: Sequence[Word]) -> bool:
+        heads = sum(bool(_HEAD_YEAR.match(w[4])) for w in r)
+        return heads >= 2 and not any(is_number(w[4]) and not _DAY.match(w[4]) for w in r)
+
+    starts: list[int] = []
+    seen_values = False
+    for i, r in enumerate(rows):
+        if valued(r):
+            seen_values = True
+            continue
+        if not (seen_values and years(r) and any(valued(b) for b in rows[i + 1 :])):
+            continue
+        start = i
+        lowest = max((starts[-1] if starts else 0) + 1, i - _HEAD_ABOVE)
+        while start - 1 >= lowest and not valued(rows[start - 1]):
+            start -= 1
+        # A body is two rows of values or more: a lone row of footnote marks
+        # under a header ("(1) (1)") is none.
+        body = [b for b in rows[(starts[-1] if starts else 0) : start] if valued(b)]
+        if len(body) < 2 or not _over_values(r, body):
+            continue
+        starts.append(start)
+        seen_values = False
+    if not starts:
+        return [(clip[0], clip[1], clip[2], clip[3])]
+    out: list[Box4] = []
+    top = clip[1]
+    for s in starts:
+        cut = (max(w[3] for w in rows[s - 1]) + min(w[1] for w in rows[s])) / 2
+        out.append((clip[0], top, clip[2], cut))
+        top = cut
+    out.append((clip[0], top, clip[2], clip[3]))
     return out

@@ -10,6 +10,7 @@ which a reader sees as gaps and rules rather than text, taken out
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -76,7 +77,16 @@ def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
     glyph boxes reach far above and below its baseline (``𝜀(𝑇1)`` boxed
     16 points high in a row pitch of 11), and the row under them would
     otherwise have its centre inside their extent.
+
+    The finders and the grid reader ask for the rows of one region several
+    times over (its grid, stacked or side-by-side tables, its caption): the
+    last few answers are kept, and each caller gets lists of its own.
     """
+    return [list(r) for r in _rows_of(tuple(words))]
+
+
+@functools.lru_cache(maxsize=16)
+def _rows_of(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], ...]:
     rows: list[list[Word]] = []
     bottom = top = float("-inf")
     for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
@@ -89,7 +99,7 @@ def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
             top, bottom = w[1], w[3]
     for r in rows:
         r.sort(key=lambda w: w[0])
-    return rows
+    return tuple(tuple(r) for r in rows)
 
 
 def _stacked(w: Word, row: Sequence[Word]) -> bool:

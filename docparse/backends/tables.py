@@ -48,7 +48,7 @@ from docparse.backends.table_grid import (
     stacked_tables,
     word_grid,
 )
-from docparse.backends.table_headers import UNITS_LINE, header_top, is_data_row
+from docparse.backends.table_headers import NUMBER_CELL, UNITS_LINE, header_top, is_data_row
 from docparse.backends.table_regions import (
     TABLE_CAPTION,
     TABLE_MARGIN,
@@ -66,6 +66,7 @@ from docparse.backends.table_regions import (
 )
 from docparse.backends.table_repair import (
     column_starts,
+    header_blocks,
     prefer_fuller_grids,
     split_stacked_rows,
     spread_merged_cells,
@@ -275,6 +276,21 @@ def _inside(box: Sequence[float], boxes: Iterable[Sequence[float]]) -> bool:
     return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
 
 
+def _values_held(row: Sequence[float], values: Sequence[Word], boxes: Sequence[Box]) -> bool:
+    """Whether every value word on ``row`` lies in one of ``boxes``.
+
+    A ruled piece holding only the first columns of a row (a grid cut at a
+    column rule) holds its centre but leaves its other values out.
+    """
+    return all(
+        _inside(w[:4], boxes)
+        for w in values
+        if row[1] <= (w[1] + w[3]) / 2 <= row[3] and row[0] <= (w[0] + w[2]) / 2 <= row[2]
+    )
+
+
+#: Points a shaded piece may reach above or below the words of a table read from its words.
+END_SLACK = 4.0
 #: Points a ruled piece may reach past the words of a table read from its words.
 SIDE_SLACK = 12.0
 
@@ -299,15 +315,36 @@ def numeric_tables_beyond(
     the rows above: a ruled table's caption, heading and lead-in sentence are
     no rows of it (a 10-K note's ``NOTE 6 -- ...`` and ``... were as follows:``).
     """
-    boxes = list(found)
-    loose = [r for r in numeric_row_boxes(inputs.lines) if not _inside(r, boxes)]
+    boxes = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in found]
+    values = [w for w in inputs.words if is_number(w[4])]
+    loose = [
+        r
+        for r in numeric_row_boxes(inputs.lines)
+        if not _inside(r, boxes) or not _values_held(r, values, boxes)
+    ]
     if not loose:
         return []
-    return [
-        g
-        for g in whitespace_regions(inputs, clusters, lumped=False, max_header=4)
-        if any(_inside(r, [g[0]]) for r in loose)
-    ]
+    tables = whitespace_regions(inputs, clusters, lumped=False, max_header=4)
+    kept = [g for g in tables if any(_inside(r, [g[0]]) for r in loose)]
+    # A table cut off under one of them at its own header block (stacked
+    # segment tables, a statement's balance sheet block) is read the same way,
+    # though the ruled pieces happen to hold all its rows of values.
+    grown = True
+    while grown:
+        grown = False
+        for g in tables:
+            if not any(g is k for k in kept) and any(_stacked_on(k, g) for k in kept):
+                kept.append(g)
+                grown = True
+    return kept
+
+
+def _stacked_on(upper: RegionGrid, lower: RegionGrid) -> bool:
+    """Whether ``lower`` starts within two row pitches under ``upper``, across most of its width."""
+    a, b = upper[0], lower[0]
+    pitch = (a[3] - a[1]) / max(len(upper[1]), 1)
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    return 0 <= b[1] - a[3] <= 2 * pitch and width >= 0.5 * max(a[2] - a[0], b[2] - b[0])
 
 
 def _caption_lines(captions: Sequence[Box], lines: Sequence[TextLine]) -> list[Box]:
@@ -443,11 +480,17 @@ def region_grids(
     out: list[RegionGrid] = []
     words = _without_captions(words, clip, caption_blocks(lines) if lines else [])
     # Drawn columns belong to one table; without them, a header repeated
-    # along its line or below the body starts another table.
+    # along its line or below the body, or a new header block of years
+    # below rows of values, starts another table.
     parts = (
         [clip]
         if edges
-        else [p for side in side_by_side_tables(words, clip) for p in stacked_tables(words, side)]
+        else [
+            b
+            for side in side_by_side_tables(words, clip)
+            for p in stacked_tables(words, side)
+            for b in header_blocks(words, p)
+        ]
     )
     for part in parts:
         found = word_grid(words, part, edges, rules)
@@ -530,30 +573,84 @@ def with_extra_tables(
     between its rules as pieces without its header (``Male`` and ``Female``
     blocks under a four-line header, all between a top and a bottom rule).
     "Holds" allows ``side_slack`` points on the left and right (rules and
-    shading reach past the words a table read from its words spans).
+    shading reach past the words a table read from its words spans), and up
+    to :data:`END_SLACK` of them above and below (a shaded row's band).
+    Extra tables that overlap one found table together (a region cut in two
+    at a new header block, under a ruled piece spanning the cut) replace it
+    together on the same terms. Found tables standing side by side, each
+    with row labels, are never replaced by one.
     """
+    end_slack = min(side_slack, END_SLACK)
+
+    def holds(outer: Box, f: G) -> bool:
+        b = box(f)
+        return (
+            b[0] >= outer[0] - side_slack
+            and b[1] >= outer[1] - end_slack
+            and b[2] <= outer[2] + side_slack
+            and b[3] <= outer[3] + end_slack
+        )
+
     out = list(found)
+    used: list[G] = []
     for g in extra:
+        if any(g is u for u in used):
+            continue
         b = box(g)
         over = [f for f in out if overlaps(box(f), b)]
         if not over:
             out.append(g)
             continue
-        held = all(
-            box(f)[0] >= b[0] - side_slack
-            and box(f)[1] >= b[1] - 2
-            and box(f)[2] <= b[2] + side_slack
-            and box(f)[3] <= b[3] + 2
-            for f in over
-        )
+        # A region cut in two at a new header block reads as two tables where
+        # a ruled piece spans the cut: together they hold it.
+        group = [g]
+        if not all(holds(b, f) for f in over):
+            group += [
+                h
+                for h in extra
+                if h is not g
+                and not any(h is u for u in used)
+                and any(overlaps(box(f), box(h)) for f in over)
+            ]
+            over = [f for f in out if any(overlaps(box(f), box(h)) for h in group)]
+        whole = box(group[0])
+        for h in group[1:]:
+            whole = union(whole, box(h))
+        held = all(holds(whole, f) for f in over)
         top = min(box(f)[1] for f in over)
         bottom = max(box(f)[3] for f in over)
-        beyond = b[1] < top - 2 or b[3] > bottom + 2 or len(over) > 1
-        more = _filled(rows(g)) > sum(_filled(rows(f)) for f in over)
-        if replace and held and beyond and more:
+        beyond = whole[1] < top - 2 or whole[3] > bottom + 2 or len(over) > len(group)
+        more = sum(_filled(rows(h)) for h in group) > sum(_filled(rows(f)) for f in over)
+        tables = [(box(f), rows(f)) for f in over]
+        if replace and held and beyond and more and not _side_by_side(tables):
             out = [f for f in out if not any(f is o for o in over)]
-            out.append(g)
+            out.extend(group)
+            used.extend(group)
     return out
+
+
+def _side_by_side(tables: Sequence[tuple[Box, Sequence[Sequence[str]]]]) -> bool:
+    """Whether two of ``tables`` stand next to each other, each with its own row labels.
+
+    Tables found side by side whose first columns are labels are separate
+    tables (three country lists over one page): a reading from the words
+    across all of them is no table. A piece whose first column is values
+    is the rest of the rows at its left (a grid cut at a column rule).
+    """
+    labelled = [(b, r) for b, r in tables if _labelled(r)]
+    for i, (a, _) in enumerate(labelled):
+        for b, _ in labelled[i + 1 :]:
+            apart = a[2] <= b[0] + 2 or b[2] <= a[0] + 2
+            shared = min(a[3], b[3]) - max(a[1], b[1])
+            if apart and shared > 0.5 * min(a[3] - a[1], b[3] - b[1]):
+                return True
+    return False
+
+
+def _labelled(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether most non-empty first cells of ``rows`` are text, not values."""
+    firsts = [r[0] for r in rows if r and r[0] and r[0].strip()]
+    return bool(firsts) and sum(not NUMBER_CELL.match(c) for c in firsts) > len(firsts) / 2
 
 
 def join_strips(

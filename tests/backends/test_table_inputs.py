@@ -81,33 +81,47 @@ def test_prose_page_runs_no_table_search(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 def test_page_text_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One MuPDF text page per page serves the spans and the words of the table finders;
-    the ruled searches read one more per page (with find_tables' flags), not one per clip."""
+    """One MuPDF text page per page serves the spans, the words of the table finders and
+    the words of the ruled searches; those read the characters of a box (or of their
+    region, once) only where the words leave the answer open, never the whole page."""
     import pymupdf
 
+    from docparse.backends import pymupdf as backend
+
     made: list[int] = []
-    ruled: list[int] = []
+    exact: list[int] = []
+    searched: list[int] = []
     get_textpage = pymupdf.Page.get_textpage
     get_text = pymupdf.Page.get_text
+    page_words = backend.page_words
 
     def counted(self: Any, clip: Any = None, flags: int = 0, *a: Any, **k: Any) -> Any:
         if flags == _TEXT_FLAGS:
             assert clip is None
             made.append(self.number)
-        else:  # the ruled searches': one per page, around all their clips
-            ruled.append(self.number)
+        else:  # an exact read of the ruled searches: a box or their region
+            assert clip is not None
+            exact.append(self.number)
         return get_textpage(self, clip, flags, *a, **k)
 
     def shared(self: Any, *a: Any, **k: Any) -> Any:
         assert k.get("textpage") is not None, "get_text made a text page of its own"
         return get_text(self, *a, **k)
 
+    def words_of(page: Any, clip: Any = None, textpage: Any = None, spans: Any = None) -> Any:
+        assert textpage is not None and spans is not None
+        searched.append(page.number)
+        return page_words(page, clip, textpage, spans)
+
     monkeypatch.setattr(pymupdf.Page, "get_textpage", counted)
     monkeypatch.setattr(pymupdf.Page, "get_text", shared)
+    monkeypatch.setattr(backend, "page_words", words_of)
     doc = docparse.parse(EU001, backend="pymupdf")
     assert sum(u.table is not None for u in doc.units) >= 5
     assert sorted(made) == list(range(doc.n_pages or 0))
-    assert ruled and len(set(ruled)) == len(ruled)
+    # The ruled searches ran, reading their words once per page.
+    assert searched and len(set(searched)) == len(searched)
+    assert len(exact) <= 7 * len(searched)
 
 
 def test_can_split_columns_needs_three_edge_positions() -> None:
