@@ -1,0 +1,138 @@
+"""PyMuPDF's ``get_text("dict")`` spans as docparse text blocks.
+
+The text half of the PyMuPDF backend (:mod:`docparse.backends.pymupdf`):
+spans to lines and blocks, bold by flags or font name, boxes mapped to the
+displayed page, and the count of glyphs that map to no text.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from docparse.backends.base import Block, Line, TextSpan
+from docparse.backends.glyphs import count_unmapped, strip_unmapped
+from docparse.backends.lines import make_line, new_bbox, new_span
+from docparse.model import BBox
+
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|\bbx|cmbx|,b\b|-b\b", re.IGNORECASE)
+
+
+def is_bold(span: dict[str, Any]) -> bool:
+    """Bold by the font flags (bit 4) or by the font's name."""
+    return bool(int(span.get("flags", 0)) & 16) or _bold_font(str(span.get("font")))
+
+
+@functools.lru_cache(maxsize=512)
+def _bold_font(font: str) -> bool:
+    # A page has a handful of fonts and thousands of spans: match each name once.
+    return bool(_BOLD_FONT.search(font))
+
+
+def to_bbox(b: Any) -> BBox:
+    """A PyMuPDF rectangle or 4-tuple as a :class:`~docparse.model.BBox`."""
+    return new_bbox(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+
+
+def rotator(rotation: int, width: float, height: float) -> Any:
+    """Map unrotated-page coordinates to the displayed page (``None`` if unrotated).
+
+    ``width``/``height`` are the unrotated page's size.
+    """
+    from docparse.backends.base import display_bbox
+
+    if rotation % 360 == 0:
+        return None
+
+    def rot(b: Any) -> BBox:
+        return display_bbox(to_bbox(b), rotation, width, height)
+
+    return rot
+
+
+def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]:
+    """Text blocks of a ``get_text("dict")`` result as :class:`Block` records.
+
+    ``rot`` (from :func:`rotator`) maps boxes to the displayed page.
+    """
+    box = rot or to_bbox
+    blocks: list[Block] = []
+    for b in data.get("blocks", ()):
+        if b.get("type", 0) != 0:
+            continue
+        lines: list[Line] = []
+        # A line of one span has the span's box, a block of one line the line's: the
+        # (frozen) box made for the one is used for the other.
+        last_raw: Any = None
+        last_box: BBox | None = None
+        for ln in b.get("lines", ()):
+            runs = _runs(ln.get("spans", ()))
+            if not runs or all(text.isspace() for text, _, _ in runs):
+                continue  # nothing printed
+            spans: list[TextSpan] = []
+            for text, raw, s in runs:
+                last_raw, last_box = raw, box(raw)
+                spans.append(
+                    new_span(
+                        text,
+                        last_box,
+                        float(s.get("size", 0.0)),
+                        is_bold(s),
+                        str(s.get("font", "")),
+                    )
+                )
+            if last_box is None or tuple(ln["bbox"]) != tuple(last_raw):
+                last_raw, last_box = ln["bbox"], box(ln["bbox"])
+            # Text, size and bold set as the line is made: the assembly reads them all.
+            lines.append(make_line(tuple(spans), last_box))
+        if lines:
+            block_box = last_box
+            if block_box is None or tuple(b["bbox"]) != tuple(last_raw):
+                block_box = box(b["bbox"])
+            blocks.append(Block(tuple(lines), block_box))
+    return tuple(blocks)
+
+
+def _runs(spans: Any) -> list[list[Any]]:
+    """A line's spans with text as ``[text, bbox, span]``, a blank span joined to
+    the roman span before it when both have one font, size, flags and height.
+
+    Justified text often comes as one span a word and one a space (half the
+    spans of a book or a filing); the space is part of the word's run for
+    every reader of spans (a line's text, size and bold, superscripts, marks,
+    fonts), and a record fewer to make. Bold spans stay apart: a run-in
+    heading's box ends at its last printed span.
+    """
+    runs: list[list[Any]] = []
+    for s in spans:
+        text = strip_unmapped(str(s.get("text", "")))
+        if not text:
+            continue
+        if runs and text.isspace():
+            prev = runs[-1]
+            p, pb, sb = prev[2], prev[1], s["bbox"]
+            if (
+                s.get("font") == p.get("font")
+                and s.get("size") == p.get("size")
+                and s.get("flags") == p.get("flags")
+                and sb[1] == pb[1]
+                and sb[3] == pb[3]
+                and sb[0] >= pb[0]
+                and not is_bold(s)
+            ):
+                prev[0] += text
+                prev[1] = (pb[0], pb[1], sb[2] if sb[2] > pb[2] else pb[2], pb[3])
+                continue
+        runs.append([text, s["bbox"], s])
+    return runs
+
+
+def unmapped_in_dict(data: dict[str, Any]) -> int:
+    """Glyphs of a ``get_text("dict")`` result that map to no text (U+FFFD)."""
+    return sum(
+        count_unmapped(str(s.get("text", "")))
+        for b in data.get("blocks", ())
+        for ln in b.get("lines", ())
+        for s in ln.get("spans", ())
+    )
