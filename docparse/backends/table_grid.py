@@ -20,7 +20,13 @@ from itertools import pairwise
 
 from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
 from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
-from docparse.backends.table_rows import baseline_rows, row_phrases, without_leaders
+from docparse.backends.table_rows import (
+    baseline_rows,
+    clip_rows,
+    row_phrases,
+    valued_row,
+    without_leaders,
+)
 
 
 def _free_stretches(
@@ -572,15 +578,10 @@ def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
     above it (the rest of its header). Returns ``[clip]`` when no header
     recurs.
     """
-    inside = without_leaders(
-        w
-        for w in words
-        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
-    )
-    rows = baseline_rows(inside)
-
-    def valued(r: Sequence[Word]) -> bool:
-        return sum(is_number(w[4]) and w[4][-1] != "," for w in r) >= 2
+    rows = clip_rows(words, clip)
+    # phrase_gap reads the words' heights only, in any order.
+    inside = [w for r in rows for w in r]
+    valued = valued_row
 
     def text(r: Sequence[Word]) -> str:
         return " ".join(w[4] for w in r)

@@ -20,7 +20,7 @@ from docparse.backends.table_candidates import Box4, Word, is_number
 from docparse.backends.table_checks import grid_fill
 from docparse.backends.table_headers import NUMBER_CELL
 from docparse.backends.table_regions import Box
-from docparse.backends.table_rows import baseline_rows, without_leaders
+from docparse.backends.table_rows import clip_rows, valued_row
 
 
 def _iou(a: Box, b: Box) -> float:
@@ -243,15 +243,8 @@ def header_blocks(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
     year heading one block of rows (a single year) starts none. Returns
     ``[clip]`` when no such row is found.
     """
-    inside = without_leaders(
-        w
-        for w in words
-        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
-    )
-    rows = baseline_rows(inside)
-
-    def valued(r: Sequence[Word]) -> bool:
-        return sum(is_number(w[4]) and w[4][-1] != "," for w in r) >= 2
+    rows = clip_rows(words, clip)
+    valued = valued_row
 
     def years(r: Sequence[Word]) -> bool:
         heads = sum(bool(_HEAD_YEAR.match(w[4])) for w in r)

@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
-from docparse.backends.table_candidates import Word
+from docparse.backends.table_candidates import Word, is_number
 
 #: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
 _LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
@@ -141,3 +141,20 @@ def row_phrases(row: Sequence[Word], min_gap: float) -> list[list[Word]]:
         else:
             out.append([w])
     return out
+
+
+def clip_rows(words: Iterable[Word], clip: Sequence[float]) -> list[list[Word]]:
+    """Baseline rows (:func:`baseline_rows`) of the words centred inside
+    ``clip``, leader dots and typed rules taken out."""
+    inside = without_leaders(
+        w
+        for w in words
+        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
+    )
+    return baseline_rows(inside)
+
+
+def valued_row(row: Sequence[Word]) -> bool:
+    """A row of values: two or more numbers (a number ending in a comma is
+    part of a date or a list, not a value)."""
+    return sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2
