@@ -8,11 +8,12 @@ exclusive time (a stage's time leaves out the stages it calls):
   ``Page.extract_words``, pypdfium2's text runs (``page_runs``);
 * ``drawings``: PyMuPDF ``Page.get_drawings`` / ``get_cdrawings``, pypdfium2's path objects;
 * ``candidates``: the shared table-region finders (ruled clusters, numeric rows,
-  captions, booktabs rules, bands);
+  captions, booktabs rules, bands, label | value regions);
 * ``grids``: PyMuPDF and pdfplumber ``find_tables``, docparse's ruled grid builder
   (``find_grids``, with the words it reads once per page, ``page_words``; on rotated
   pages ``find_ruled_tables`` and ``page_chars``), the shared word grid and the cell
-  reading of found tables;
+  reading of found tables, and the keyed-list tables read from a page's words
+  (``keyed_list_tables``);
 * ``ocr``: pages read by OCR (``ocr="auto"``: pages with no text layer);
 * ``assembly``: the rest of ``docparse.parse`` (blocks, layout, units, tokens).
 
@@ -52,6 +53,7 @@ SHARED_STAGES = {
         "rule_bounded_regions",
         "banded_regions",
         "open_sides",
+        "label_value_regions",
     ),
     "grids": (
         "region_grids",
@@ -64,6 +66,7 @@ SHARED_STAGES = {
         "page_chars",
         "find_grids",
         "page_words",
+        "keyed_list_tables",
     ),
 }
 STAGES = ("text", "drawings", "candidates", "grids", "ocr", "assembly")
