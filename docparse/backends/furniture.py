@@ -381,7 +381,8 @@ def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
     Some documents (10-K filings) print the page number right below the last
     line of text, far from the bottom margin. A lone number that is the
     lowest or highest text on its page is a page number when, on at least
-    three pages, such numbers differ from the page index by the same offset.
+    three pages, such numbers (marked already or not) differ from the page
+    index by the same offset.
     """
     found: list[tuple[Item, int]] = []
     offsets: Counter[int] = Counter()
@@ -394,10 +395,16 @@ def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
             id(min(text_items, key=lambda it: it.bbox.y0)): 0,
         }
         for it in text_items:
-            if id(it) in ends and it.kind is None and re.fullmatch(r"\d{1,4}", it.text.strip()):
+            if id(it) not in ends or it.kind not in (None, "furniture"):
+                continue
+            if re.fullmatch(r"\d{1,4}", it.text.strip()):
                 off = int(it.text.strip()) - p.number
-                found.append((it, off))
+                # Numbers the margin rules already took are page numbers too:
+                # they confirm the offset for one kept as content, e.g. right
+                # under a table that ends near the foot of its page.
                 offsets[off] += 1
+                if it.kind is None:
+                    found.append((it, off))
     if not offsets:
         return
     off, count = offsets.most_common(1)[0]

@@ -250,3 +250,22 @@ def test_a_running_head_set_in_one_block_with_a_title_under_it_is_split_off() ->
     assert furniture == [(n, "ACME CORP.") for n in range(1, 5)]
     title = next(u for u in doc.units if "FORM 10-K" in u.text)
     assert title.text == "FORM 10-K" and title.bbox is not None and title.bbox.y0 >= 50
+
+
+def test_a_page_number_right_under_a_table_is_furniture_like_its_neighbours() -> None:
+    # Page numbers run 7 ahead of the page index, as in a book whose front
+    # matter is numbered apart. On page 4 a table ends right above the
+    # number, so the margin rules keep it as a table's line; the offset the
+    # other pages' numbers show still marks it.
+    pages = []
+    for n in range(1, 7):
+        number = _block(_line(str(n + 7), 300, 760))
+        tables: tuple[TableRegion, ...] = ()
+        blocks: tuple[Block, ...] = (_prose(100), _prose(300), number)
+        if n == 4:
+            tables = (_grid(600, 10),)
+            blocks = (_prose(100), number)
+        pages.append(PageContent(n, 612, 792, blocks=blocks, tables=tables))
+    doc = _build(pages)
+    numbers = {u.page: u.kind for u in doc.units if u.text.strip().isdigit()}
+    assert numbers == dict.fromkeys(range(1, 7), "furniture")
