@@ -23,6 +23,7 @@ from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
 from docparse.backends.table_rows import (
     baseline_rows,
     clip_rows,
+    cut_above,
     row_phrases,
     valued_row,
     without_leaders,
@@ -589,7 +590,7 @@ def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
     first = next((i for i, r in enumerate(rows) if valued(r)), None)
     if first is None or first == 0:
         brk = _column_break(rows, phrase_gap(inside)) if inside else None
-        return _cut_at(rows, [brk], clip) if brk else [(clip[0], clip[1], clip[2], clip[3])]
+        return cut_above(rows, [brk], clip) if brk else [(clip[0], clip[1], clip[2], clip[3])]
     heads = {text(r) for r in rows[:first] if any(c.isalpha() for c in text(r))}
     starts: list[int] = []
     seen_values = True
@@ -605,8 +606,8 @@ def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
             seen_values = False
     if not starts:
         brk = _column_break(rows, phrase_gap(inside))
-        return _cut_at(rows, [brk], clip) if brk else [(clip[0], clip[1], clip[2], clip[3])]
-    return _cut_at(rows, starts, clip)
+        return cut_above(rows, [brk], clip) if brk else [(clip[0], clip[1], clip[2], clip[3])]
+    return cut_above(rows, starts, clip)
 
 
 #: Regions of more rows than this are not searched for a second tabular
@@ -652,20 +653,6 @@ def _column_break(rows: Sequence[Sequence[Word]], min_gap: float) -> int | None:
             return k
         return None
     return None
-
-
-def _cut_at(
-    rows: Sequence[Sequence[Word]], starts: Sequence[int], clip: Sequence[float]
-) -> list[Box4]:
-    """``clip`` cut above each row of ``starts`` (indices into ``rows``)."""
-    out: list[Box4] = []
-    top = clip[1]
-    for s in starts:
-        cut = (max(w[3] for w in rows[s - 1]) + min(w[1] for w in rows[s])) / 2
-        out.append((clip[0], top, clip[2], cut))
-        top = cut
-    out.append((clip[0], top, clip[2], clip[3]))
-    return out
 
 
 def side_by_side_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:

@@ -20,7 +20,7 @@ from docparse.backends.table_candidates import Box4, Word, is_number
 from docparse.backends.table_checks import grid_fill
 from docparse.backends.table_headers import NUMBER_CELL
 from docparse.backends.table_regions import Box
-from docparse.backends.table_rows import clip_rows, valued_row
+from docparse.backends.table_rows import clip_rows, cut_above, valued_row
 
 
 def _iou(a: Box, b: Box) -> float:
@@ -271,11 +271,4 @@ def header_blocks(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
         seen_values = False
     if not starts:
         return [(clip[0], clip[1], clip[2], clip[3])]
-    out: list[Box4] = []
-    top = clip[1]
-    for s in starts:
-        cut = (max(w[3] for w in rows[s - 1]) + min(w[1] for w in rows[s])) / 2
-        out.append((clip[0], top, clip[2], cut))
-        top = cut
-    out.append((clip[0], top, clip[2], clip[3]))
-    return out
+    return cut_above(rows, starts, clip)

@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
-from docparse.backends.table_candidates import Word, is_number
+from docparse.backends.table_candidates import Box4, Word, is_number
 
 #: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
 _LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
@@ -158,3 +158,18 @@ def valued_row(row: Sequence[Word]) -> bool:
     """A row of values: two or more numbers (a number ending in a comma is
     part of a date or a list, not a value)."""
     return sum(is_number(w[4]) and w[4][-1] != "," for w in row) >= 2
+
+
+def cut_above(
+    rows: Sequence[Sequence[Word]], starts: Sequence[int], clip: Sequence[float]
+) -> list[Box4]:
+    """``clip`` cut above each row of ``starts`` (indices into ``rows``), halfway
+    between that row and the one before it."""
+    out: list[Box4] = []
+    top = clip[1]
+    for s in starts:
+        cut = (max(w[3] for w in rows[s - 1]) + min(w[1] for w in rows[s])) / 2
+        out.append((clip[0], top, clip[2], cut))
+        top = cut
+    out.append((clip[0], top, clip[2], clip[3]))
+    return out
