@@ -388,6 +388,9 @@ class WordProbe:
         self.clip = clip
         self.words = chars_in_clip(source.words, clip)
         self.gaps = chars_in_clip(source.gaps, clip)
+        #: The clip's characters out of the region's (``source.chars``), picked once:
+        #: every later ambiguous box is answered from them (and their index).
+        self._region_chars: CharList | None = None
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.words)
@@ -412,7 +415,9 @@ class WordProbe:
                 return chars_in_clip(page_chars(src.page, region), self.clip)
         if src.chars is None:
             src.chars = page_chars(src.page, src.region)
-        return chars_in_clip(src.chars, self.clip)
+        if self._region_chars is None:
+            self._region_chars = chars_in_clip(src.chars, self.clip)
+        return self._region_chars
 
 
 def _page_region(page: Any, box: tuple[float, ...]) -> tuple[float, float, float, float] | None:
