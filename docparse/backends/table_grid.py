@@ -338,7 +338,9 @@ def word_grid(
         for piece, col in zip(pieces, placed, strict=True):
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
-        spanning.append(any(_spans(p, xs, min_gap) for p in pieces))
+        # Only header lines are asked whether they span (the lines above the first
+        # value row, _join_wrapped_header_lines): the body's answer is never read.
+        spanning.append(ri < first_values and any(_spans(p, xs, min_gap) for p in pieces))
     grid = _join_wrapped_header_lines(grid, rows, min_gap, spanning)
     grid = _join_continued_rows(grid)
     box = words_box(inside)
@@ -346,7 +348,7 @@ def word_grid(
 
 
 def _split_at_bounds(phrase: list[Word], xs: Sequence[float], min_gap: float) -> list[list[Word]]:
-    """A phrase cut between its words where they stand in different columns.
+    """A phrase cut between its words where they stand in different columns (``xs`` ascending).
 
     Narrow header columns set their words closer than the gap that splits
     phrases (``Weight Controls`` under two columns). When every word of the
@@ -358,12 +360,16 @@ def _split_at_bounds(phrase: list[Word], xs: Sequence[float], min_gap: float) ->
     if len(phrase) < 2:
         return [phrase]
     cols: list[int] = []
+    last = len(xs) - 2
     for w in phrase:
         width = max(w[2] - w[0], 1e-6)
+        # ``xs`` ascend, so the one column holding 80% of the word holds its centre:
+        # only that column and its neighbours are tested (in order, the first wins).
+        at = bisect_right(xs, (w[0] + w[2]) / 2) - 1
         col = next(
             (
                 c
-                for c in range(len(xs) - 1)
+                for c in range(max(at - 1, 0), min(at + 1, last) + 1)
                 if min(w[2], xs[c + 1]) - max(w[0], xs[c]) >= 0.8 * width
             ),
             None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
 from docparse.backends.table_candidates import Box4, Word, is_number
 
@@ -89,17 +90,31 @@ def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
 def _rows_of(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], ...]:
     rows: list[list[Word]] = []
     bottom = top = float("-inf")
-    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
-        mid = (w[1] + w[3]) / 2
-        if rows and top <= mid <= bottom and not _stacked(w, rows[-1]):
+    # The right end of the current row's words: a word starting at or past it
+    # lies under none of them (_stacked's answer is no without asking).
+    reach = float("-inf")
+    # Ordered by centre, then left side; the index keeps equal words in input order.
+    order = sorted([((w[1] + w[3]) / 2, w[0], i) for i, w in enumerate(words)])
+    for mid, _, i in order:
+        w = words[i]
+        if rows and top <= mid <= bottom and (w[0] >= reach or not _stacked(w, rows[-1])):
             rows[-1].append(w)
-            bottom = max(bottom, min(w[3], mid + (bottom - top)))
+            # max(bottom, min(w[3], cap)), as the builtins pick (NaN included).
+            cap = mid + (bottom - top)
+            low = cap if cap < w[3] else w[3]
+            if low > bottom:
+                bottom = low
+            if w[2] > reach:
+                reach = w[2]
         else:
             rows.append([w])
-            top, bottom = w[1], w[3]
+            top, bottom, reach = w[1], w[3], w[2]
     for r in rows:
-        r.sort(key=lambda w: w[0])
+        r.sort(key=_LEFT)
     return tuple(tuple(r) for r in rows)
+
+
+_LEFT = itemgetter(0)
 
 
 def _stacked(w: Word, row: Sequence[Word]) -> bool:
@@ -113,11 +128,13 @@ def _stacked(w: Word, row: Sequence[Word]) -> bool:
     against. One-character words are left alone: rotated text comes as a
     column of letters, each boxed under the one before, and would become a
     row per letter."""
+    if len(w[4]) < 2 or not _ALNUM.search(w[4]):
+        return False
     x0, x1 = w[0], w[2]
     # Only words across w's x-range can share its width: test those alone
     # (baseline_rows asks this of every word against its whole row).
     over = [o for o in row if o[0] < x1 and o[2] > x0]
-    if not over or len(w[4]) < 2 or not _ALNUM.search(w[4]):
+    if not over:
         return False
     mid = (w[1] + w[3]) / 2
     for o in over:
