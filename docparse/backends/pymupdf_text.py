@@ -68,18 +68,29 @@ def blocks_from_dict(data: dict[str, Any], rot: Any = None) -> tuple[Block, ...]
         last_box: BBox | None = None
         for ln in b.get("lines", ()):
             runs = _runs(ln.get("spans", ()))
-            if not runs or all(text.isspace() for text, _, _ in runs):
+            for run in runs:
+                if not run[0].isspace():
+                    break
+            else:
                 continue  # nothing printed
             spans: list[TextSpan] = []
             for text, raw, s in runs:
-                last_raw, last_box = raw, box(raw)
+                last_raw = raw
+                # to_bbox's box, made here: a call fewer for each of a page's spans.
+                last_box = (
+                    new_bbox(float(raw[0]), float(raw[1]), float(raw[2]), float(raw[3]))
+                    if rot is None
+                    else rot(raw)
+                )
+                font = s.get("font", "")
                 spans.append(
                     new_span(
                         text,
                         last_box,
                         float(s.get("size", 0.0)),
-                        is_bold(s),
-                        str(s.get("font", "")),
+                        # is_bold, inline.
+                        bool(int(s.get("flags", 0)) & 16) or _bold_font(str(font)),
+                        str(font),
                     )
                 )
             if last_box is None or tuple(ln["bbox"]) != tuple(last_raw):
@@ -106,7 +117,10 @@ def _runs(spans: Any) -> list[list[Any]]:
     """
     runs: list[list[Any]] = []
     for s in spans:
-        text = strip_unmapped(str(s.get("text", "")))
+        text = str(s.get("text", ""))
+        # strip_unmapped's own test first: most spans have nothing to strip.
+        if "\ufffd" in text or "(cid:" in text or not text.isprintable():
+            text = strip_unmapped(text)
         if not text:
             continue
         if runs and text.isspace():
