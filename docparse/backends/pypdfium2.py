@@ -18,12 +18,13 @@ the runs inside: columns where no run covers the x-gap
 from __future__ import annotations
 
 import bisect
+import collections
 import ctypes
 import importlib
 import itertools
 import operator
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -68,10 +69,12 @@ def _shown(text: str) -> str:
     return text
 
 
-_BOTTOM, _TOP = operator.itemgetter(1), operator.itemgetter(3)
+_NAME = operator.itemgetter(0)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
 _CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
+#: Runs an iterator to its end, keeping nothing.
+_drain: Callable[[Iterable[object]], None] = collections.deque[object](maxlen=0).extend
 
 
 def load_pypdfium2() -> Any:
@@ -102,13 +105,14 @@ class _Calls:
     handle as they are (about 0.3 us). A page costs thousands of calls (one
     per character for the unmapped-glyph check), so the bare pointers halve
     the backend's reading time. A stand-in that is not ctypes (tests) is
-    called as it is.
+    called as it is. Made once for a document and used for all its pages
+    (it holds no page's handle), so not shared between threads: the
+    rectangle slots (:meth:`rects`) are written by every page.
     """
 
-    def __init__(self, raw: Any, handle: Any) -> None:
+    def __init__(self, raw: Any) -> None:
         fn = raw.FPDFText_CountChars
         self.bare = isinstance(fn, _CFUNC)
-        self.handle = ctypes.cast(handle, ctypes.c_void_p) if self.bare else handle
         self.count_chars = self._fn(fn)
         self.count_rects = self._fn(raw.FPDFText_CountRects)
         self.get_rect = self._fn(raw.FPDFText_GetRect)
@@ -124,6 +128,9 @@ class _Calls:
         self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
         self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
+        self._slots: Any = None  # the doubles FPDFText_GetRect writes into
+        self._pointers: tuple[list[Any], ...] = ()
+        self._values: Any = None  # the slots as a memoryview of doubles
 
     def _fn(self, fn: Any, restype: Any = ctypes.c_int) -> Any:
         if not self.bare:
@@ -131,6 +138,35 @@ class _Calls:
         bare = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
         bare.restype = restype
         return bare
+
+    def handle(self, textpage: Any) -> Any:
+        """The handle of ``textpage`` (a pypdfium2 text page's ``raw``) as the calls take it."""
+        return ctypes.cast(textpage, ctypes.c_void_p) if self.bare else textpage
+
+    def rects(self, handle: Any, n: int) -> tuple[list[float], ...]:
+        """The left, bottom, right and top edges (PDF space) of the first ``n``
+        rectangles of the last ``FPDFText_CountRects`` on ``handle``, as four columns.
+
+        ``FPDFText_GetRect`` writes through four pointers: made once and kept
+        for the next pages (a pointer made a call costs more than the call),
+        the page's rectangles are read by one ``map`` into one array of
+        doubles, four a rectangle, which is then cut into the columns.
+        """
+        if n <= 0:
+            return [], [], [], []
+        if n > len(self._pointers[0] if self._pointers else ()):
+            size = max(n, 1024, 2 * len(self._pointers[0]) if self._pointers else 0)
+            self._slots = (ctypes.c_double * (4 * size))()
+            slots = list(map(ctypes.byref, itertools.repeat(self._slots), range(0, 32 * size, 8)))
+            # GetRect's order is left, top, right, bottom; a rectangle's slots
+            # hold left, bottom, right, top.
+            self._pointers = (slots[0::4], slots[3::4], slots[2::4], slots[1::4])
+            # Read back through a memoryview (a ctypes array's own slicing makes
+            # its floats one at a time, at twice the cost).
+            self._values = memoryview(self._slots).cast("B").cast("d")
+        _drain(map(self.get_rect, itertools.repeat(handle, n), range(n), *self._pointers))
+        values = self._values[: 4 * n]
+        return tuple(values[k::4].tolist() for k in range(4))
 
 
 class _Runs:
@@ -151,10 +187,10 @@ class _Runs:
     units, so character indices do not index the text.
     """
 
-    def __init__(self, textpage: Any, raw: Any) -> None:
+    def __init__(self, textpage: Any, raw: Any, calls: _Calls | None = None) -> None:
         self.raw = raw
-        self.calls = calls = _Calls(raw, textpage.raw)
-        self.handle = handle = calls.handle
+        self.calls = calls = _Calls(raw) if calls is None else calls
+        self.handle = handle = calls.handle(textpage.raw)
         self.n_chars = int(calls.count_chars(handle))
         # PDFium's text indices count UTF-16 code units (a math italic letter is
         # two), so the text is cut as UTF-16; surrogatepass keeps a lone
@@ -169,17 +205,9 @@ class _Runs:
         plain = len(text) == self.n_units and not _SURROGATE.search(text)
         self.text: str | None = text if plain else None
         self._bounds: tuple[Sequence[int], list[int]] | None = None
-        box = [ctypes.c_double() for _ in range(4)]
-        refs = [ctypes.byref(b) for b in box]
-        n = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
-        self.rects: list[tuple[float, float, float, float]] = []
-        get_rect, append = calls.get_rect, self.rects.append
-        b0, b1, b2, b3 = box
-        r0, r1, r2, r3 = refs
-        for i in range(n):
-            # GetRect's order is left, top, right, bottom.
-            get_rect(handle, i, r0, r1, r2, r3)
-            append((b0.value, b3.value, b2.value, b1.value))
+        self.n_rects = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
+        #: The rectangles' left, bottom, right and top edges, PDF space (y upwards).
+        self.edges = calls.rects(handle, self.n_rects)
 
     def mark_unmapped(self, ranges: Iterable[tuple[int, int]]) -> int:
         """Put U+FFFD in the text in place of each glyph PDFium could not map to
@@ -256,7 +284,7 @@ class _Runs:
         locals: it runs once a run, and a method call a probe cost more
         than the probe's C call.)
         """
-        if not self.rects:
+        if not self.n_rects:
             return []
         first = self._gallop(0, 0, 1, 1)
         if first is None:
@@ -267,7 +295,7 @@ class _Runs:
         count, handle = self.calls.count_rects, self.handle
         guess = 8
         prev = first
-        for _ in range(len(self.rects) - 1):
+        for _ in range(self.n_rects - 1):
             e = prev + guess
             if e > last:
                 e = last
@@ -376,9 +404,9 @@ class _Runs:
         calls, handle = self.calls, self.handle
         objects = map(calls.text_object, itertools.repeat(handle), chars)
         fonts = list(map(calls.object_font, objects))
-        # Each font's first character (the last one written wins).
-        first = dict(zip(reversed(fonts), reversed(chars), strict=True))
-        known = {font: self._font_info(char) for font, char in first.items()}
+        # Each font asked through its first character (a page has a few fonts:
+        # a scan for each costs less than a dict entry a run).
+        known = {font: self._font_info(chars[fonts.index(font)]) for font in set(fonts)}
         return list(map(known.__getitem__, fonts))
 
     def _font_info(self, char: int) -> tuple[str, int]:
@@ -406,6 +434,7 @@ def page_runs(
     top: float,
     bold_weight: int,
     mapped: dict[tuple[str, int], set[str]] | None = None,
+    calls: _Calls | None = None,
 ) -> tuple[list[TextSpan], int]:
     """The non-blank text runs of a PDFium text page as spans in top-left page
     coordinates, and the number of glyphs left out as unmapped
@@ -417,9 +446,10 @@ def page_runs(
     whose characters are all known in its font is not checked for unmapped
     glyphs again: the check costs a C call per character, more than
     PDFium's own text extraction on a page of text, and a font maps a given
-    code the same way everywhere.
+    code the same way everywhere. ``calls``: the document's :class:`_Calls`
+    (made here when not given).
     """
-    reader = _Runs(textpage, raw)
+    reader = _Runs(textpage, raw, calls)
     starts = reader.starts()
     texts = reader.texts(starts)
     fonts = reader.fonts(starts)
@@ -473,40 +503,40 @@ def _spans(
     """The runs with text as spans, made column by column (one C-level ``map``
     a field instead of a Python loop a run: a page can have thousands)."""
     stripped = list(map(str.strip, shown))
-    rects = reader.rects[: len(stripped)]
-    keep = list(itertools.compress(itertools.count(), stripped))
+    n = len(stripped)
+    edges = [e[:n] if len(e) > n else e for e in reader.edges]
     # A run that ends in a space (PDFium's generated word gap), or before a
     # blank run, ends a word.
     spaced = list(map(operator.ne, map(len, shown), map(len, map(str.rstrip, shown))))
-    if len(keep) < len(stripped):
+    if not all(stripped):
         spaced = list(map(operator.or_, spaced, [*map(operator.not_, stripped[1:]), False]))
-        stripped = list(map(stripped.__getitem__, keep))
-        rects = list(map(rects.__getitem__, keep))
-        starts = list(map(starts.__getitem__, keep))
-        fonts = list(map(fonts.__getitem__, keep))
-        spaced = list(map(spaced.__getitem__, keep))
-    if not keep:
+        keep = stripped  # the non-blank runs
+        starts = list(itertools.compress(starts, keep))
+        fonts = list(itertools.compress(fonts, keep))
+        spaced = list(itertools.compress(spaced, keep))
+        edges = [list(itertools.compress(e, keep)) for e in edges]
+        stripped = list(filter(None, keep))
+        n = len(stripped)
+    if not n:
         return []
     calls, handle = reader.calls, reader.handle
-    n = len(keep)
     # The run's first character carries its font size.
     sizes = list(map(calls.font_size, itertools.repeat(handle, n), starts))
-    cuts = _word_starts(rects, fonts, sizes, spaced)
+    cuts = _word_starts(edges, fonts, sizes, spaced)
     if len(cuts) < n:
-        stripped, rects, starts, fonts, sizes = _join_runs(
-            cuts, stripped, rects, starts, fonts, sizes
+        stripped, edges, starts, fonts, sizes = _join_runs(
+            cuts, stripped, edges, starts, fonts, sizes
         )
-        n = len(cuts)
-    names = [name for name, _flags in fonts]
+    names = list(map(_NAME, fonts))
     # A font's weight is read once, at its first run.
-    first = dict(zip(reversed(names), reversed(starts), strict=True))
     bold_of = {
-        name: calls.font_weight(handle, first[name]) >= bold_weight or bool(_BOLD_FONT.search(name))
-        for name in dict.fromkeys(names)
+        name: calls.font_weight(handle, starts[names.index(name)]) >= bold_weight
+        or bool(_BOLD_FONT.search(name))
+        for name in set(names)
     }
     bolds = list(map(bold_of.__getitem__, names))
     left, top = corner
-    x0, y0, x1, y1 = zip(*rects, strict=True)  # PDF space: y grows upwards
+    x0, y0, x1, y1 = edges  # PDF space: y grows upwards
     boxes = new_bboxes(
         map(operator.sub, x0, itertools.repeat(left)),
         map(operator.sub, itertools.repeat(top), y1),
@@ -517,30 +547,40 @@ def _spans(
 
 
 def _word_starts(
-    rects: Sequence[tuple[float, float, float, float]],
+    edges: Sequence[Sequence[float]],
     fonts: Sequence[tuple[str, int]],
     sizes: Sequence[float],
     spaced: Sequence[bool],
 ) -> list[int]:
     """The runs that start a word, by index: the others go on the word of the run before.
 
-    Some PDFs set every character as a text object of its own (PDFium then
-    gives a run a character), and the assembly would work a character at a
-    time. A run goes on the word before it when the lines would read the two
-    as one word anyway: same font and size, no generated space between them
-    (the run before does not end in one), on one baseline (the boxes overlap
-    by more than half the smaller height), left to right (both edges), and a
-    gap no wider than the one :class:`~docparse.backends.pages.Line` puts no
-    space in (0.15 of the size). The lines are then made of words, as from
-    the other backends: one glyph's box no longer decides the row its
-    neighbours join (``Washin t g on`` read as two rows of letters).
+    ``edges``: the runs' left, bottom, right and top edges (PDF space), a
+    column each. Some PDFs set every character as a text object of its own
+    (PDFium then gives a run a character), and the assembly would work a
+    character at a time. A run goes on the word before it when the lines
+    would read the two as one word anyway: same font and size, no generated
+    space between them (the run before does not end in one), on one
+    baseline (the boxes overlap by more than half the smaller height), left
+    to right (both edges), and a gap no wider than the one
+    :class:`~docparse.backends.pages.Line` puts no space in (0.15 of the
+    size). The lines are then made of words, as from the other backends: one
+    glyph's box no longer decides the row its neighbours join (``Washin t g
+    on`` read as two rows of letters).
     """
+    x0s, bs, x1s, ts = edges
     cuts = [0]
-    px0, pb, px1, pt = rects[0]
+    px0, pb, px1, pt = x0s[0], bs[0], x1s[0], ts[0]
     pfont, psize = fonts[0], sizes[0]
     # Zipped columns rather than indexing: a 10-K can have half a million runs.
-    for i, (x0, b, x1, t), font, size, gap in zip(
-        itertools.count(1), rects[1:], fonts[1:], sizes[1:], spaced
+    for i, x0, b, x1, t, font, size, gap in zip(
+        itertools.count(1),
+        x0s[1:],
+        bs[1:],
+        x1s[1:],
+        ts[1:],
+        fonts[1:],
+        sizes[1:],
+        spaced,
     ):
         # PDF space: b is the bottom, t the top; gap: a space ends the run before.
         if (
@@ -566,35 +606,33 @@ def _word_starts(
 def _join_runs(
     cuts: list[int],
     texts: list[str],
-    rects: Sequence[tuple[float, float, float, float]],
+    edges: Sequence[Sequence[float]],
     starts: list[int],
     fonts: list[tuple[str, int]],
     sizes: list[float],
-) -> tuple[
-    list[str],
-    list[tuple[float, float, float, float]],
-    list[int],
-    list[tuple[str, int]],
-    list[float],
-]:
+) -> tuple[list[str], list[list[float]], list[int], list[tuple[str, int]], list[float]]:
     """The runs joined into the words :func:`_word_starts` cut: texts joined,
-    boxes united; the first run's start, font and size."""
-    bounds = [*cuts, len(texts)]
-    words: list[str] = []
-    boxes: list[tuple[float, float, float, float]] = []
-    for a, z in itertools.pairwise(bounds):
-        if z - a == 1:
-            words.append(texts[a])
-            boxes.append(rects[a])
-            continue
-        words.append("".join(texts[a:z]))
-        # Joined runs go left to right in both edges: the first's left, the last's right.
-        group = rects[a:z]
-        boxes.append((group[0][0], min(map(_BOTTOM, group)), group[-1][2], max(map(_TOP, group))))
-    pick = operator.itemgetter(*cuts)
-    if len(cuts) == 1:
-        return words, boxes, [starts[0]], [fonts[0]], [sizes[0]]
-    return words, boxes, list(pick(starts)), list(pick(fonts)), list(pick(sizes))
+    boxes united (``edges`` as there, a column each); the first run's start,
+    font and size. (Each a C-level ``map`` over the words.)"""
+    x0s, bs, x1s, ts = edges
+    ends = [*cuts[1:], len(texts)]
+    groups = list(map(slice, cuts, ends))
+    first = operator.itemgetter(*cuts)
+    last = operator.itemgetter(*map(operator.sub, ends, itertools.repeat(1)))
+
+    def pick(getter: Callable[[Sequence[Any]], Any], column: Sequence[Any]) -> list[Any]:
+        got = getter(column)
+        return list(got) if len(cuts) > 1 else [got]
+
+    # Joined runs go left to right in both edges: the first's left, the last's right.
+    words = list(map("".join, map(texts.__getitem__, groups)))
+    box = [
+        pick(first, x0s),
+        list(map(min, map(bs.__getitem__, groups))),
+        pick(last, x1s),
+        list(map(max, map(ts.__getitem__, groups))),
+    ]
+    return words, box, pick(first, starts), pick(first, fonts), pick(first, sizes)
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:
@@ -711,6 +749,7 @@ class Pypdfium2Backend(PdfBackend):
             ) from exc
         # Characters found mapped to Unicode, per font, across the document's pages.
         mapped: dict[tuple[str, int], set[str]] = {}
+        calls = _Calls(self._raw)
         try:
             for index in info.page_indices:
                 try:
@@ -719,10 +758,14 @@ class Pypdfium2Backend(PdfBackend):
                     raise CorruptDocumentError(
                         path, f"page {index + 1} cannot be read: {exc}", cause=exc
                     ) from exc
+                # Closed before the page goes on to the assembly: PDFium frees
+                # it while its memory is still in the CPU's caches (after the
+                # assembly's work on the page, closing took half as long again).
                 try:
-                    yield self._page(page, index, config, mapped)
+                    content = self._page(page, index, config, mapped, calls)
                 finally:
                     page.close()
+                yield content
         finally:
             pdf.close()
 
@@ -732,12 +775,15 @@ class Pypdfium2Backend(PdfBackend):
         index: int,
         config: Pypdfium2Config,
         mapped: dict[tuple[str, int], set[str]] | None = None,
+        calls: _Calls | None = None,
     ) -> PageContent:
         left, bottom, right, top = page.get_cropbox()
         width, height = float(right - left), float(top - bottom)
         textpage = page.get_textpage()
         try:
-            spans, unmapped = page_runs(textpage, self._raw, left, top, config.bold_weight, mapped)
+            spans, unmapped = page_runs(
+                textpage, self._raw, left, top, config.bold_weight, mapped, calls
+            )
         finally:
             textpage.close()
         lines = lines_from_spans(spans)
