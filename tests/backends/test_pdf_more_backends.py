@@ -179,7 +179,7 @@ def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
     does not shift the text of the runs after it; generated spaces stay with
     the run before them."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2 import _Runs
+    from docparse.backends.pypdfium2_runs import _Runs
 
     r1, r2 = "\ud835", "\udc5f"  # U+1D45F MATHEMATICAL ITALIC SMALL R as PDFium lists it
     chars = [(r1, 0), (r2, 0), ("=", 0), ("1", 0), (" ", None)]
@@ -206,7 +206,7 @@ def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
     assembly's glyph cleaning leaves it out."""
     _needs("pypdfium2")
     from docparse.backends.glyphs import count_unmapped, strip_unmapped
-    from docparse.backends.pypdfium2 import _Runs
+    from docparse.backends.pypdfium2_runs import _Runs
 
     chars = [(c, 0) for c in "Px"] + [(" ", None)] + [(c, 1) for c in "sum"]
     raw = _FakeRaw(chars, unmapped=(0,))
@@ -224,7 +224,7 @@ def test_pypdfium2_unmapped_check_once_per_font_and_character() -> None:
     character not seen yet, is, so a glyph unmapped there is still left out
     and counted."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2 import page_runs
+    from docparse.backends.pypdfium2_runs import page_runs
 
     mapped: dict[tuple[str, int], set[str]] = {}
     page1 = [(c, 0) for c in "sum"] + [(" ", None)] + [(c, 1) for c in "us"]
@@ -251,7 +251,7 @@ def test_pypdfium2_character_runs_join_into_words() -> None:
     still counts as on the baseline; a raised smaller digit, a wide gap, a
     space PDFium put in or another font ends the word."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2 import _join_runs, _word_starts
+    from docparse.backends.pypdfium2_runs import _join_runs, _word_starts
 
     font, other = ("Times", 0), ("Times-Bold", 0)
     # (text, left, bottom, right, top) in PDF space, y upwards; size 10.
