@@ -39,6 +39,7 @@ from docparse.backends.table_checks import (
     plausible_table,
     prose_table,
     rich_table,
+    rows_across,
     ruled_off_plausible,
     text_line_count,
 )
@@ -251,7 +252,9 @@ def whitespace_regions(
             regions.append((c[0], c[1], c[2], c[3]))
     out: list[RegionGrid] = []
     captions = _caption_lines(caption_blocks(inputs.lines), inputs.lines) if regions else []
-    for found in (p for r in regions for p in caption_parts(r, captions, inputs.width)):
+    for found in (
+        p for r in regions for p in caption_parts(r, captions, inputs.width, inputs.words)
+    ):
         # A page column's prose on the rows' baselines is no part of the table.
         r = without_prose_sides(found, inputs.words)
         clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
@@ -378,7 +381,9 @@ def _caption_lines(captions: Sequence[Box], lines: Sequence[TextLine]) -> list[B
     return out
 
 
-def caption_parts(region: Box, captions: Sequence[Box], page_width: float) -> list[Box]:
+def caption_parts(
+    region: Box, captions: Sequence[Box], page_width: float, words: Sequence[Word] = ()
+) -> list[Box]:
     """``region`` cut at the table captions inside it, and kept to their page column.
 
     A caption is never a row of a table: a region of rows of numbers that
@@ -388,7 +393,8 @@ def caption_parts(region: Box, captions: Sequence[Box], page_width: float) -> li
     across both page columns whose captions all sit in one column is that
     column's table: the other column's lines on its baselines (a figure's
     labels) are left out. A caption across the middle (a full-width float's,
-    set centred) keeps the whole width.
+    set centred) keeps the whole width, and so does a table whose rows go on
+    past the middle (``words``: the page's; :func:`rows_across`).
     """
     x0, y0, x1, y1 = (float(v) for v in region[:4])
     inside = [
@@ -399,7 +405,8 @@ def caption_parts(region: Box, captions: Sequence[Box], page_width: float) -> li
     mid = page_width / 2
     left = all(c[2] <= mid + 10 for c in inside)
     right = all(c[0] >= mid - 10 for c in inside)
-    if x0 < mid - 10 and x1 > mid + 10:
+    crosses = x0 < mid - 10 and x1 > mid + 10
+    if crosses and not rows_across([w for w in words if not _inside(w[:4], inside)], region, mid):
         if left:
             x1 = mid + 10
         elif right:
