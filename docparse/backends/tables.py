@@ -68,6 +68,7 @@ from docparse.backends.table_regions import (
 from docparse.backends.table_repair import (
     column_starts,
     header_blocks,
+    joined_runs,
     prefer_fuller_grids,
     split_stacked_rows,
     spread_merged_cells,
@@ -230,7 +231,7 @@ def whitespace_regions(
     ``max_header`` caps the header lines a region of numbers grows over.
     """
     top, bottom = margin * inputs.height, (1 - margin) * inputs.height
-    regions = list(numeric_regions(inputs.lines, inputs.width, max_header))
+    regions = joined_runs(numeric_regions(inputs.lines, inputs.width, max_header))
     # Label/value lists hold one number a row: no numeric region sees them, or
     # only the stretch of them where a label holds a number too (ITEM 1. | 1).
     for r in label_value_regions(inputs.words):
