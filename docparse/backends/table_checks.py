@@ -141,8 +141,9 @@ def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
         return False
     lengths = sorted(len(c.split()) for c in filled)
     # Prose columns read as a grid: most cells start in the middle of a
-    # sentence. A one-word cell in lower case ("deg", "yes") is no piece of one.
-    if sum(c.strip()[0].islower() and len(c.split()) > 1 for c in filled) > 0.4 * len(filled):
+    # sentence. A one-word cell in lower case ("deg", "yes") is no piece of
+    # one, nor is a command or an address (``sensible-browser "http://..."``).
+    if sum(c.strip()[0].islower() and _words_run(c) for c in filled) > 0.4 * len(filled):
         return False
     return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20
 
@@ -172,6 +173,12 @@ def contents_list(rows: Sequence[Sequence[str]]) -> bool:
 
 #: A word of running text: letters only, with inner hyphens or apostrophes.
 _WORD = re.compile(r"^[^\W\d_]+(?:[-'’][^\W\d_]+)*[,.;:]?$")
+
+
+def _words_run(cell: str) -> bool:
+    """Two or more tokens, most of them words of running text (:data:`_WORD`)."""
+    tokens = cell.split()
+    return len(tokens) > 1 and sum(_WORD.match(t) is not None for t in tokens) > 0.5 * len(tokens)
 
 
 def rows_across(words: Iterable[Word], box: Sequence[float], x: float) -> bool:

@@ -466,6 +466,7 @@ def region_grids(
     columns: Sequence[float] | None = None,
     rules: Sequence[float] = (),
     lines: Sequence[TextLine] = (),
+    breaks: Sequence[float] = (),
 ) -> list[RegionGrid]:
     """The table in a region known to hold one, read from its words (no library call).
 
@@ -477,7 +478,8 @@ def region_grids(
     from baselines. The grid is kept only if it reads as a table, not prose
     (:func:`ruled_off_plausible`). Table captions (with their wrapped lines,
     :func:`caption_blocks`, from the page's text ``lines`` and from the
-    region's own words) are no rows of it.
+    region's own words) are no rows of it. ``breaks``: y positions of row
+    rules (:func:`~docparse.backends.table_grid.word_grid`).
     """
     edges: list[float] | None = None
     if columns:
@@ -501,7 +503,7 @@ def region_grids(
         ]
     )
     for part in parts:
-        found = word_grid(words, part, edges, rules)
+        found = word_grid(words, part, edges, rules, breaks)
         if found is None:
             continue
         box, rows = found
