@@ -13,15 +13,16 @@ bottom bands, from the page edge inward up to the first block that reaches
 out of the band (a paragraph, a table), that repeat (digits normalised,
 letters required, captions such as ``Table 3`` and a table's units or period
 line left out: they are content) on at least three pages, sit at the same
-place in the outermost block of a third of the pages (running heads that
-name the chapter), or are lone page numbers following the page index with
-one constant offset. A table's header row repeated on every page the table
-runs over is no running line, nor is a line that stands alone in the body of
-pages about as often as in the margin (a label such as ``Experience:`` that
-opens some pages), nor a statement's title in the running head's place right
-over the table's period line. For each page, such a line is a leak when the
-content units on that page contain it more often than the rest of the
-page's text does.
+place (height and row from the page edge) in the outermost block of a
+third of the pages (running heads that name the chapter), or are lone page
+numbers following the page index with one constant offset. A table's header
+row repeated on every page the table runs over is no running line, nor is a
+line that stands alone in the body of pages about as often as in the margin
+(a label such as ``Experience:`` that opens some pages), nor a statement's
+title in the running head's place right over the table's period line, nor a
+page's title in that place with no running head above it. For each page,
+such a line is a leak when the content units on that page contain it more
+often than the rest of the page's text does.
 
     python -m benchmarks.pdf_coverage [--backend pymupdf] [--show-leaks] [PDF ...]
 
@@ -218,13 +219,26 @@ def _column_head(row: list[PageLine], below: list[PageLine] | None) -> bool:
 _BLOCK_ROWS = 3
 
 
-def _margin_lines(page: LaidOutPage) -> list[tuple[PageLine, bool, int, float]]:
+@dataclass(frozen=True, slots=True)
+class MarginLine:
+    """A line of a page's top or bottom band, where it sits among the band's blocks."""
+
+    line: PageLine
+    top: bool
+    #: The block's place from the page edge inward (0: the outermost block).
+    block: int
+    #: The line's row in its block, from the page edge inward.
+    row: int
+    #: The blank gap between its block and the next block inward, in line heights.
+    gap: float
+
+
+def _margin_lines(page: LaidOutPage) -> list[MarginLine]:
     """Lines of the top and bottom bands in short blocks that blank gaps set
-    apart, from the page edge inward (``top`` and the block's place from the
-    edge with each): running heads and footers are; a paragraph or a table
-    reaching out of the band is not, nor is anything behind it (a table's
-    ``% Change`` under a paragraph), nor a table's header row repeated on
-    each page it runs over (:func:`_column_head`)."""
+    apart, from the page edge inward: running heads and footers are; a
+    paragraph or a table reaching out of the band is not, nor is anything
+    behind it (a table's ``% Change`` under a paragraph), nor a table's
+    header row repeated on each page it runs over (:func:`_column_head`)."""
     out = []
     h = page.height
     for top in (True, False):
@@ -241,9 +255,12 @@ def _margin_lines(page: LaidOutPage) -> list[tuple[PageLine, bool, int, float]]:
             # counts: a statement's title block ("AMAZON.COM, INC." over
             # "CONSOLIDATED STATEMENTS OF CASH FLOWS") opens the statement;
             # the outermost block is the running head, however many rows.
-            rows = block if i == 0 else block[-1:]
+            gap = _gap_after(block, blocks, i, top)
+            first = 0 if i == 0 else len(block) - 1
             out.extend(
-                (ln, top, i, _gap_after(block, blocks, i, top)) for row in rows for ln in row
+                MarginLine(ln, top, i, r, gap)
+                for r, row in enumerate(block[first:], first)
+                for ln in row
             )
     return out
 
@@ -297,17 +314,18 @@ def _with_title(ln: PageLine, page: LaidOutPage) -> str:
     return ln.text + " " + nxt.text if nxt.x0 - ln.x1 < 6 * ln.size else ln.text
 
 
-def _row_mates(lines: list[tuple[PageLine, bool, int, float]], keep: list[str]) -> list[str]:
+def _row_mates(lines: list[MarginLine], keep: list[str]) -> list[str]:
     """Pieces of the outermost rows beside a running line: a copyright notice
     in the first page's footer between the journal name and the page number."""
     out = []
-    for ln, _, block, _ in lines:
+    for m in lines:
+        ln = m.line
         x = ln.text.strip()
-        if block or x in keep or len(x) <= 3 or not any(c.isalpha() for c in x):
+        if m.block or x in keep or len(x) <= 3 or not any(c.isalpha() for c in x):
             continue
         if len(x.split()) > 12 or _CAPTION.match(x):
             continue
-        if any(b == 0 and _beside(ln, o) and o.text.strip() in keep for o, _, b, _ in lines):
+        if any(o.block == 0 and _beside(ln, o.line) and o.line.text.strip() in keep for o in lines):
             out.append(x)
     return out
 
@@ -341,6 +359,12 @@ def _over_table(ln: PageLine, page: LaidOutPage, top: bool) -> bool:
     return any(_TABLE_HEAD.search(o.text) for o in below if o.y0 - first < 0.5 * o.size)
 
 
+def _slot(m: MarginLine) -> tuple[bool, int, int]:
+    """Where a running head with changing text sits: its edge of the page, its
+    height (2 pt steps) and its row in the outermost block."""
+    return m.top, round((m.line.y0 if m.top else m.line.y1) / 2), m.row
+
+
 def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
     """Per 0-based page, its running header/footer lines.
 
@@ -353,22 +377,28 @@ def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
     that follow the page index with one constant offset on at least three
     pages (figure tick labels and table cells do not). Odd/even running
     heads whose text changes with the chapter repeat their place instead:
-    lines of the outermost block at the same height, aligned the same way
-    (left, right or centred), on at least a third of the pages (and three),
-    unless the next lines down open with a table's units or period line (a
-    statement's title). A repeated line that also stands alone in the body
-    of pages at least twice and a third as often is content.
+    lines of the outermost block at the same height, on the same row of it
+    counted from the page edge, aligned the same way (left, right or
+    centred), on at least a third of the pages (and three), unless the next
+    lines down open with a table's units or period line (a statement's
+    title). The row matters: where the other pages set the section's name
+    under the company's name, a title that opens a page with no running
+    head above it (an auditor's report, ``Report of Independent Registered
+    Public`` wrapping onto a second line) is the page's title, not the
+    second row of a running head. A repeated line that also stands alone in
+    the body of pages at least twice and a third as often is content.
     """
     margin = {i: _margin_lines(p) for i, p in enumerate(pages)}
     in_body = _body_lines(pages)
     counts: Counter[tuple[bool, str]] = Counter()
-    slots: dict[tuple[bool, int], list[tuple[int, PageLine]]] = {}
+    slots: dict[tuple[bool, int, int], list[tuple[int, PageLine]]] = {}
     offsets: Counter[int] = Counter()
     for i, lines in margin.items():
-        counts.update({(top, _key(_with_title(ln, pages[i]))) for ln, top, _, _ in lines})
-        for ln, top, block, gap in lines:
-            if block == 0 and gap >= _HEAD_GAP:
-                slots.setdefault((top, round((ln.y0 if top else ln.y1) / 2)), []).append((i, ln))
+        counts.update({(m.top, _key(_with_title(m.line, pages[i]))) for m in lines})
+        for m in lines:
+            ln = m.line
+            if m.block == 0 and m.gap >= _HEAD_GAP:
+                slots.setdefault(_slot(m), []).append((i, ln))
             digits = re.fullmatch(r"(?:page\s+)?(\d{1,4})(?:\s+of\s+\d+)?", ln.text.strip(), re.I)
             if digits:
                 offsets[int(digits.group(1)) - i] += 1
@@ -377,7 +407,8 @@ def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for i, lines in margin.items():
         keep = []
-        for ln, top, block, gap in lines:
+        for m in lines:
+            ln, top = m.line, m.top
             x = ln.text.strip()
             digits = re.fullmatch(r"(?:page\s+)?(\d{1,4})(?:\s+of\s+\d+)?", x, re.I)
             if digits:
@@ -396,8 +427,8 @@ def running_lines(pages: list[LaidOutPage]) -> dict[int, list[str]]:
             body = in_body[_key(x)]
             repeated = seen >= 3 and not (body >= 2 and 3 * body >= seen)
             placed = False
-            if not repeated and block == 0 and gap >= _HEAD_GAP and len(x.split()) <= 12:
-                slot = slots[(top, round((ln.y0 if top else ln.y1) / 2))]
+            if not repeated and m.block == 0 and m.gap >= _HEAD_GAP and len(x.split()) <= 12:
+                slot = slots[_slot(m)]
                 placed = len({j for j, o in slot if _aligned(o, ln)}) >= max(3, n // 3)
                 placed = placed and not _over_table(ln, pages[i], top)
             if repeated or placed:

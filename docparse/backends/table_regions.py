@@ -11,6 +11,7 @@ from the words inside them (:mod:`docparse.backends.tables`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
@@ -538,13 +539,14 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
     if not words:
         return []
     min_gap = phrase_gap(words)
-    rows = baseline_rows(list(words))
+    rows = page_rows(words)
     # A row's pieces are made when first asked for: most rows of a page hold no
     # digit, so their second piece is no value and they pair with nothing.
     pieces = _LazyPieces(rows, min_gap)
+    digits = [pieces.has_digit(i) for i in range(len(rows))]
 
     def pair(i: int) -> bool:
-        if not pieces.has_digit(i):
+        if not digits[i]:
             return False
         p = pieces[i]
         if len(p) not in (2, 3):
@@ -566,6 +568,12 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
     out: list[tuple[float, float, float, float]] = []
     i = 0
     while i < len(rows):
+        # Cheap test first: a run of three needs a digit in each of its rows
+        # (a shorter run from here adds nothing, and the rows it would skip
+        # start no run of three either).
+        if not (i + 2 < len(rows) and digits[i] and digits[i + 1] and digits[i + 2]):
+            i += 1
+            continue
         if not pair(i):
             i += 1
             continue
@@ -600,6 +608,22 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
             )
         )
     return out
+
+
+@functools.lru_cache(maxsize=2)
+def _page_rows(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], ...]:
+    return tuple(tuple(r) for r in baseline_rows(words))
+
+
+def page_rows(words: Sequence[Word]) -> tuple[tuple[Word, ...], ...]:
+    """The baseline rows of a page's words (:func:`~docparse.backends.table_rows.baseline_rows`).
+
+    The whole-page finders (:func:`label_value_regions`, the keyed lists of
+    :mod:`~docparse.backends.table_lists`) read the same page's rows one
+    after the other, with the grid reader's region rows in between: the
+    last two pages' answers are kept here.
+    """
+    return _page_rows(tuple(words))
 
 
 class _LazyPieces:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from benchmarks.pdf_coverage import LaidOutPage, PageLine, running_lines
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmarks.pdf_coverage import LaidOutPage, PageLine, pdftotext_layout, running_lines
 
 H = 792.0
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
 
 
 def _line(text: str, y0: float, x0: float = 72.0, size: float = 10.0) -> PageLine:
@@ -131,3 +137,17 @@ def test_a_statement_title_in_the_running_head_place_is_no_running_line() -> Non
     found = _found([page(i) for i in range(6)])
     assert "Notes to Financial Statements" in found
     assert "Statements of Earnings" not in found
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils' pdftotext")
+def test_a_page_title_without_the_running_head_above_it_is_no_running_line() -> None:
+    # Three MD&A pages carry the company's name over the section's name; the
+    # auditor's report page has no running head, and its two-line title
+    # starts where the section's name sits on the others, as the first row
+    # of its block, not the second.
+    pages = pdftotext_layout(FIXTURES / "GS_2016-auditor" / "GS_2016-auditor.pdf")
+    found = running_lines(pages)
+    for i in range(3):
+        assert "Management\u2019s Discussion and Analysis" in found[i]
+        assert "THE GOLDMAN SACHS GROUP, INC. AND SUBSIDIARIES" in found[i]
+    assert found[3] == ["Goldman Sachs 2016 Form 10-K 109"]
