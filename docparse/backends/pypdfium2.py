@@ -3,9 +3,10 @@
 PDFium's text page gives the rectangles its text runs occupy
 (``FPDFText_CountRects``) and the text inside each; a run is a word or a
 stretch of words set in one go, with the font size and name of its first
-character. Runs become :class:`~docparse.backends.base.TextSpan` records,
-grouped into lines and blocks by :mod:`docparse.backends.lines` and read by
-the shared layout assembly, so units are made as for the other backends.
+character. Runs become :class:`~docparse.backends.base.TextSpan` records
+(:mod:`docparse.backends.pypdfium2_runs`), grouped into lines and blocks by
+:mod:`docparse.backends.lines` and read by the shared layout assembly, so units
+are made as for the other backends.
 
 PDFium has no table finder. Tables are found where the shared region finders
 place them (:func:`~docparse.backends.tables.caption_regions` for tables
@@ -18,12 +19,8 @@ the runs inside: columns where no run covers the x-gap
 from __future__ import annotations
 
 import bisect
-import ctypes
 import importlib
-import itertools
-import operator
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -37,8 +34,8 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
-from docparse.backends.glyphs import count_unmapped, strip_unmapped
-from docparse.backends.lines import blocks_from_lines, lines_from_spans, new_bboxes, new_spans
+from docparse.backends.lines import blocks_from_lines, lines_from_spans
+from docparse.backends.pypdfium2_runs import TextCalls, page_runs
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.tables import (
     TABLE_CAPTION,
@@ -53,25 +50,6 @@ from docparse.errors import CorruptDocumentError, MissingDependencyError, cause_
 from docparse.model import BBox
 
 INSTALL = "pip install 'docparse[pypdfium2]'"
-_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
-#: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
-_PDFIUM_CHARS = {"\ufffe": "-", "\r": " ", "\n": " ", "\x02": "-"}
-
-
-def _shown(text: str) -> str:
-    """``text`` with PDFium's marks as the characters they stand for (:data:`_PDFIUM_CHARS`)."""
-    # One replace a mark (a scan in C each) instead of str.translate's dict
-    # lookup a character; no replacement is itself a mark.
-    for mark, char in _PDFIUM_CHARS.items():
-        if mark in text:
-            text = text.replace(mark, char)
-    return text
-
-
-_BOTTOM, _TOP = operator.itemgetter(1), operator.itemgetter(3)
-_SURROGATE = re.compile("[\ud800-\udfff]")
-#: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
-_CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
 
 
 def load_pypdfium2() -> Any:
@@ -91,510 +69,6 @@ class Pypdfium2Config(PdfConfig):
     """
 
     bold_weight: int = 600
-
-
-class _Calls:
-    """The PDFium text-page functions the runs are read with, called cheaply.
-
-    pypdfium2's bindings declare each function's argument types, so ctypes
-    converts every argument on every call (about 0.6 us here); the same
-    function pointer without them passes Python ints and a ``c_void_p``
-    handle as they are (about 0.3 us). A page costs thousands of calls (one
-    per character for the unmapped-glyph check), so the bare pointers halve
-    the backend's reading time. A stand-in that is not ctypes (tests) is
-    called as it is.
-    """
-
-    def __init__(self, raw: Any, handle: Any) -> None:
-        fn = raw.FPDFText_CountChars
-        self.bare = isinstance(fn, _CFUNC)
-        self.handle = ctypes.cast(handle, ctypes.c_void_p) if self.bare else handle
-        self.count_chars = self._fn(fn)
-        self.count_rects = self._fn(raw.FPDFText_CountRects)
-        self.get_rect = self._fn(raw.FPDFText_GetRect)
-        self.text_index = self._fn(raw.FPDFText_GetTextIndexFromCharIndex)
-        self.has_unicode_map_error = self._fn(raw.FPDFText_HasUnicodeMapError)
-        self.font_size = self._fn(raw.FPDFText_GetFontSize, ctypes.c_double)
-        # A text object comes back as a pointer, which goes on to
-        # FPDFTextObj_GetFont as it is (a bare function would cut an int to 32
-        # bits); a font as an int, which keys a dict.
-        self.text_object = self._fn(
-            raw.FPDFText_GetTextObject, getattr(raw.FPDFText_GetTextObject, "restype", None)
-        )
-        self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
-        self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
-        self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
-
-    def _fn(self, fn: Any, restype: Any = ctypes.c_int) -> Any:
-        if not self.bare:
-            return fn
-        bare = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
-        bare.restype = restype
-        return bare
-
-
-class _Runs:
-    """Reads a PDFium text page's runs in bulk, through the raw C API.
-
-    A run is what PDFium makes one text rectangle of (``FPDFText_CountRects``):
-    the consecutive characters of one text object, generated characters
-    (spaces, line breaks) and characters without a box skipped. The page's
-    rectangles are read once; each run's first character is then found by
-    counting rectangles over character ranges (a run starts where the count
-    over the range from the previous run's start reaches two), galloping then
-    bisecting, a few C calls a run instead of one per character.
-
-    The text comes from one ``get_text_range`` of the page, cut at the runs'
-    first characters mapped to text indices
-    (``FPDFText_GetTextIndexFromCharIndex``): PDFium's text leaves out or
-    inserts characters against its character list and counts UTF-16 code
-    units, so character indices do not index the text.
-    """
-
-    def __init__(self, textpage: Any, raw: Any) -> None:
-        self.raw = raw
-        self.calls = calls = _Calls(raw, textpage.raw)
-        self.handle = handle = calls.handle
-        self.n_chars = int(calls.count_chars(handle))
-        # PDFium's text indices count UTF-16 code units (a math italic letter is
-        # two), so the text is cut as UTF-16; surrogatepass keeps a lone
-        # surrogate from shifting the indices after it.
-        text = textpage.get_text_range(errors="surrogatepass") if self.n_chars > 0 else ""
-        self.units = text.encode("utf-16-le", "surrogatepass")
-        self.n_units = len(self.units) // 2
-        # Without a letter outside the BMP (two units) or a lone surrogate (which
-        # decoding would replace) a UTF-16 unit is a character, and the text is
-        # cut as a string: the pieces decoding ``units`` piece by piece gives,
-        # at a fraction of the cost.
-        plain = len(text) == self.n_units and not _SURROGATE.search(text)
-        self.text: str | None = text if plain else None
-        self._bounds: tuple[Sequence[int], list[int]] | None = None
-        box = [ctypes.c_double() for _ in range(4)]
-        refs = [ctypes.byref(b) for b in box]
-        n = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
-        self.rects: list[tuple[float, float, float, float]] = []
-        get_rect, append = calls.get_rect, self.rects.append
-        b0, b1, b2, b3 = box
-        r0, r1, r2, r3 = refs
-        for i in range(n):
-            # GetRect's order is left, top, right, bottom.
-            get_rect(handle, i, r0, r1, r2, r3)
-            append((b0.value, b3.value, b2.value, b1.value))
-
-    def mark_unmapped(self, ranges: Iterable[tuple[int, int]]) -> int:
-        """Put U+FFFD in the text in place of each glyph PDFium could not map to
-        Unicode among the characters of ``ranges`` (``start``, ``stop``); the
-        number of such glyphs.
-
-        PDFium passes such a glyph's code through as a letter (CMEX's
-        summation sign reads ``P``); ``FPDFText_HasUnicodeMapError`` tells
-        them apart, one call a character. U+FFFD is one UTF-16 unit, so every
-        other text index stays where it was;
-        :func:`~docparse.backends.glyphs.strip_unmapped` then leaves it out
-        and counts it. Cut the texts again (:meth:`texts`) after marking.
-        """
-        handle, has_error = self.handle, self.calls.has_unicode_map_error
-        bad: list[int] = []
-        for start, stop in ranges:
-            # One C call a character, with no Python loop around it.
-            errors = list(
-                map(has_error, itertools.repeat(handle, stop - start), range(start, stop))
-            )
-            if 1 in errors:
-                bad += [start + i for i, err in enumerate(errors) if err == 1]
-        if not bad:
-            return 0
-        out = bytearray(self.units)
-        to_text = self.calls.text_index
-        for k in bad:
-            t = int(to_text(handle, k))
-            if 0 <= t < len(out) // 2:
-                out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
-        self.units = bytes(out)
-        if self.text is not None:
-            self.text = self.units.decode("utf-16-le")
-        return len(bad)
-
-    def _count(self, start: int, stop: int) -> int:
-        """Rectangles over the characters ``start`` .. ``stop - 1``."""
-        return int(self.calls.count_rects(self.handle, start, stop - start))
-
-    def _reaching(self, start: int, lo: int, hi: int, target: int) -> int:
-        """The least ``e`` in ``lo`` .. ``hi`` whose characters ``start`` .. ``e``
-        make ``target`` rectangles, ``hi``'s known to (bisection)."""
-        count, handle = self.calls.count_rects, self.handle
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if count(handle, start, mid + 1 - start) >= target:
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
-
-    def _gallop(self, start: int, lo: int, step: int, target: int) -> int | None:
-        """The least ``e`` from ``lo`` on (``lo - 1`` known to fall short) whose
-        characters ``start`` .. ``e`` make ``target`` rectangles, or ``None``."""
-        n = self.n_chars
-        count, handle = self.calls.count_rects, self.handle
-        step = max(step, 1)
-        while True:
-            e = min(lo + step - 1, n - 1)
-            if count(handle, start, e + 1 - start) >= target:
-                return self._reaching(start, lo, e, target)
-            if e == n - 1:
-                return None
-            lo, step = e + 1, step * 2
-
-    def starts(self) -> list[int]:
-        """The first character index of every run, in order.
-
-        The next run starts at the least character ``e`` with two rectangles
-        over the characters from the previous run's start to ``e``. The first
-        probe is where it starts if it is as long as the run before (the runs
-        of a page are often of one length, and then one or two calls find
-        it); else galloping, then bisecting. (One loop with everything in
-        locals: it runs once a run, and a method call a probe cost more
-        than the probe's C call.)
-        """
-        if not self.rects:
-            return []
-        first = self._gallop(0, 0, 1, 1)
-        if first is None:
-            return []
-        out = [first]
-        append = out.append
-        last = self.n_chars - 1
-        count, handle = self.calls.count_rects, self.handle
-        guess = 8
-        prev = first
-        for _ in range(len(self.rects) - 1):
-            e = prev + guess
-            if e > last:
-                e = last
-                if e == prev:
-                    break
-            if count(handle, prev, e + 1 - prev) >= 2:
-                # One character makes one rectangle at most: no call for prev + 1.
-                if e == prev + 1 or count(handle, prev, e - prev) < 2:
-                    append(e)
-                    guess = e - prev
-                    prev = e
-                    continue
-                lo, hi = prev + 1, e - 1
-            else:
-                # Gallop on from e + 1 in steps doubling from the guess.
-                if e == last:
-                    break
-                lo, step = e + 1, guess
-                while True:
-                    hi = lo + step - 1
-                    if hi > last:
-                        hi = last
-                    if count(handle, prev, hi + 1 - prev) >= 2:
-                        break
-                    if hi == last:
-                        return out
-                    lo, step = hi + 1, step * 2
-            # The least e in lo .. hi with two rectangles over prev .. e (hi has).
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if count(handle, prev, mid + 1 - prev) >= 2:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            append(lo)
-            guess = lo - prev
-            prev = lo
-        return out
-
-    def text_index(self, char: int, stop: int) -> int:
-        """The text index of ``char`` or of the first character after it, before ``stop``,
-        that PDFium's text holds (the text's end when none does)."""
-        to_text, handle = self.calls.text_index, self.handle
-        for k in range(char, stop):
-            t = int(to_text(handle, k))
-            if t >= 0:
-                return t
-        return self.n_units
-
-    def texts(self, starts: Sequence[int], *, shown: bool = False) -> list[str]:
-        """The text of each run: the page text from its first character to the next run's.
-
-        Text before the first run (characters without a box) goes to the first run.
-        ``shown``: with PDFium's marks replaced (see :func:`_shown`; one
-        character for one, so the page text is replaced once, then cut).
-        """
-        if self._bounds is not None and self._bounds[0] is starts:
-            bounds = self._bounds[1]
-        else:
-            bounds = self._text_bounds(starts)
-            self._bounds = (starts, bounds)
-        text = self.text
-        if text is not None:
-            if shown:
-                text = _shown(text)
-            return [text[a:b] for a, b in itertools.pairwise(bounds)]
-        units = self.units
-        out = [
-            units[2 * a : 2 * b].decode("utf-16-le", "replace")
-            for a, b in itertools.pairwise(bounds)
-        ]
-        return [_shown(t) for t in out] if shown else out
-
-    def _text_bounds(self, starts: Sequence[int]) -> list[int]:
-        """Where each run's text starts in the page text, and the text's end."""
-        if self.text is not None and self.n_units == self.n_chars and starts:
-            # The text holds one unit for each character it holds, from the
-            # first it holds to the last: as many units as characters means it
-            # holds them all, and a character's text index is its own.
-            return [0, *starts[1:], self.n_units]
-        handle, to_text = self.handle, self.calls.text_index
-        # The page text starts at the first character PDFium's text holds.
-        base = self.text_index(0, self.n_chars)
-        # One C call a run, with no Python loop around it; a first character
-        # the text leaves out (-1) is looked up again from the one after it.
-        found = list(map(to_text, itertools.repeat(handle, len(starts)), starts))
-        bounds = []
-        for k, (s, t) in enumerate(zip(starts, found, strict=True)):
-            if t < 0:
-                nxt = starts[k + 1] if k + 1 < len(starts) else self.n_chars
-                t = self.text_index(s + 1, nxt)
-            bounds.append(int(t) - base)
-        if bounds:
-            bounds[0] = 0
-        bounds.append(self.n_units)
-        return bounds
-
-    def fonts(self, chars: Sequence[int]) -> list[tuple[str, int]]:
-        """The name and descriptor flags of the font of each character of ``chars``.
-
-        A character's text object gives its font (two C calls returning
-        handles, run over all characters by ``map``); each font of the page
-        is then asked its name and flags once, through one of its characters.
-        Font handles are the page's: they are not kept past it.
-        """
-        calls, handle = self.calls, self.handle
-        objects = map(calls.text_object, itertools.repeat(handle), chars)
-        fonts = list(map(calls.object_font, objects))
-        # Each font's first character (the last one written wins).
-        first = dict(zip(reversed(fonts), reversed(chars), strict=True))
-        known = {font: self._font_info(char) for font, char in first.items()}
-        return list(map(known.__getitem__, fonts))
-
-    def _font_info(self, char: int) -> tuple[str, int]:
-        """The name and flags of the font of character ``char`` (``("", 0)`` for none)."""
-        calls, handle = self.calls, self.handle
-        flags = ctypes.c_int()
-        ref = ctypes.byref(flags)
-        size = int(calls.font_info(handle, char, None, _ulong(calls, 0), ref))
-        if size <= 0:
-            return "", 0
-        buf = ctypes.create_string_buffer(size)
-        calls.font_info(handle, char, buf, _ulong(calls, size), ref)
-        return buf.value.decode("utf-8", "replace"), flags.value
-
-
-def _ulong(calls: _Calls, n: int) -> Any:
-    """``n`` as the ``unsigned long`` a bare C function takes (as it is for a stand-in)."""
-    return ctypes.c_ulong(n) if calls.bare else n
-
-
-def page_runs(
-    textpage: Any,
-    raw: Any,
-    left: float,
-    top: float,
-    bold_weight: int,
-    mapped: dict[tuple[str, int], set[str]] | None = None,
-) -> tuple[list[TextSpan], int]:
-    """The non-blank text runs of a PDFium text page as spans in top-left page
-    coordinates, and the number of glyphs left out as unmapped
-    (:mod:`docparse.backends.glyphs`).
-
-    ``left``/``top`` are the crop box's left and top edge in PDF space.
-    ``mapped`` holds, per font (name and flags), the characters already found
-    mapped to Unicode in it; pass one dict for all pages of a document. A run
-    whose characters are all known in its font is not checked for unmapped
-    glyphs again: the check costs a C call per character, more than
-    PDFium's own text extraction on a page of text, and a font maps a given
-    code the same way everywhere.
-    """
-    reader = _Runs(textpage, raw)
-    starts = reader.starts()
-    texts = reader.texts(starts)
-    fonts = reader.fonts(starts)
-    known = {} if mapped is None else mapped
-    # Each run's characters: from its first to the next run's first (the
-    # first run also takes the characters before it, as its text does).
-    bounds = [0, *starts[1:], reader.n_chars]
-    get = known.get
-    check: list[int] = []
-    # Runs in one font follow one another: a stretch of them whose joined
-    # text is all known in the font needs no look at each run (once the
-    # first pages have been read, nearly all of them).
-    # (Grouping the fonts themselves: no key call a run.)
-    end = 0
-    for font, group in itertools.groupby(fonts):
-        begin, end = end, end + len(list(group))
-        seen = get(font)
-        if seen is None:
-            seen = known[font] = set()
-        if seen.issuperset("".join(texts[begin:end])):
-            continue
-        check += [r for r in range(begin, end) if not seen.issuperset(texts[r])]
-    if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
-        texts = reader.texts(starts)
-    for r in check:
-        if "\ufffd" not in texts[r]:
-            known[fonts[r]].update(texts[r])
-    shown = reader.texts(starts, shown=True)
-    unmapped = 0
-    # A page with no unmapped glyph anywhere has none in a run: no scan a run.
-    if count_unmapped("".join(shown)) > 0:
-        cleaned = []
-        for text in shown:
-            bad = count_unmapped(text)
-            if bad:
-                unmapped += bad
-                text = strip_unmapped(text)
-            cleaned.append(text)
-        shown = cleaned
-    return _spans(reader, shown, starts, fonts, (left, top), bold_weight), unmapped
-
-
-def _spans(
-    reader: _Runs,
-    shown: list[str],
-    starts: list[int],
-    fonts: list[tuple[str, int]],
-    corner: tuple[float, float],
-    bold_weight: int,
-) -> list[TextSpan]:
-    """The runs with text as spans, made column by column (one C-level ``map``
-    a field instead of a Python loop a run: a page can have thousands)."""
-    stripped = list(map(str.strip, shown))
-    rects = reader.rects[: len(stripped)]
-    keep = list(itertools.compress(itertools.count(), stripped))
-    # A run that ends in a space (PDFium's generated word gap), or before a
-    # blank run, ends a word.
-    spaced = list(map(operator.ne, map(len, shown), map(len, map(str.rstrip, shown))))
-    if len(keep) < len(stripped):
-        spaced = list(map(operator.or_, spaced, [*map(operator.not_, stripped[1:]), False]))
-        stripped = list(map(stripped.__getitem__, keep))
-        rects = list(map(rects.__getitem__, keep))
-        starts = list(map(starts.__getitem__, keep))
-        fonts = list(map(fonts.__getitem__, keep))
-        spaced = list(map(spaced.__getitem__, keep))
-    if not keep:
-        return []
-    calls, handle = reader.calls, reader.handle
-    n = len(keep)
-    # The run's first character carries its font size.
-    sizes = list(map(calls.font_size, itertools.repeat(handle, n), starts))
-    cuts = _word_starts(rects, fonts, sizes, spaced)
-    if len(cuts) < n:
-        stripped, rects, starts, fonts, sizes = _join_runs(
-            cuts, stripped, rects, starts, fonts, sizes
-        )
-        n = len(cuts)
-    names = [name for name, _flags in fonts]
-    # A font's weight is read once, at its first run.
-    first = dict(zip(reversed(names), reversed(starts), strict=True))
-    bold_of = {
-        name: calls.font_weight(handle, first[name]) >= bold_weight or bool(_BOLD_FONT.search(name))
-        for name in dict.fromkeys(names)
-    }
-    bolds = list(map(bold_of.__getitem__, names))
-    left, top = corner
-    x0, y0, x1, y1 = zip(*rects, strict=True)  # PDF space: y grows upwards
-    boxes = new_bboxes(
-        map(operator.sub, x0, itertools.repeat(left)),
-        map(operator.sub, itertools.repeat(top), y1),
-        map(operator.sub, x1, itertools.repeat(left)),
-        map(operator.sub, itertools.repeat(top), y0),
-    )
-    return new_spans(stripped, boxes, sizes, bolds, names)
-
-
-def _word_starts(
-    rects: Sequence[tuple[float, float, float, float]],
-    fonts: Sequence[tuple[str, int]],
-    sizes: Sequence[float],
-    spaced: Sequence[bool],
-) -> list[int]:
-    """The runs that start a word, by index: the others go on the word of the run before.
-
-    Some PDFs set every character as a text object of its own (PDFium then
-    gives a run a character), and the assembly would work a character at a
-    time. A run goes on the word before it when the lines would read the two
-    as one word anyway: same font and size, no generated space between them
-    (the run before does not end in one), on one baseline (the boxes overlap
-    by more than half the smaller height), left to right (both edges), and a
-    gap no wider than the one :class:`~docparse.backends.pages.Line` puts no
-    space in (0.15 of the size). The lines are then made of words, as from
-    the other backends: one glyph's box no longer decides the row its
-    neighbours join (``Washin t g on`` read as two rows of letters).
-    """
-    cuts = [0]
-    px0, pb, px1, pt = rects[0]
-    pfont, psize = fonts[0], sizes[0]
-    # Zipped columns rather than indexing: a 10-K can have half a million runs.
-    for i, (x0, b, x1, t), font, size, gap in zip(
-        itertools.count(1), rects[1:], fonts[1:], sizes[1:], spaced
-    ):
-        # PDF space: b is the bottom, t the top; gap: a space ends the run before.
-        if (
-            font == pfont
-            and size == psize
-            and not gap
-            and px0 <= x0
-            and px1 <= x1
-            and x0 - px1 <= 0.15 * (size if size > 1.0 else 1.0)
-        ):
-            # Glyph boxes on one baseline: a descender's or a full stop's box
-            # overlaps its neighbour's by most of the smaller height.
-            h, ph = t - b, pt - pb
-            if (t if t < pt else pt) - (b if b > pb else pb) > 0.5 * (h if h < ph else ph):
-                px0, pb, px1, pt = x0, b, x1, t
-                continue
-        cuts.append(i)
-        px0, pb, px1, pt = x0, b, x1, t
-        pfont, psize = font, size
-    return cuts
-
-
-def _join_runs(
-    cuts: list[int],
-    texts: list[str],
-    rects: Sequence[tuple[float, float, float, float]],
-    starts: list[int],
-    fonts: list[tuple[str, int]],
-    sizes: list[float],
-) -> tuple[
-    list[str],
-    list[tuple[float, float, float, float]],
-    list[int],
-    list[tuple[str, int]],
-    list[float],
-]:
-    """The runs joined into the words :func:`_word_starts` cut: texts joined,
-    boxes united; the first run's start, font and size."""
-    bounds = [*cuts, len(texts)]
-    words: list[str] = []
-    boxes: list[tuple[float, float, float, float]] = []
-    for a, z in itertools.pairwise(bounds):
-        if z - a == 1:
-            words.append(texts[a])
-            boxes.append(rects[a])
-            continue
-        words.append("".join(texts[a:z]))
-        # Joined runs go left to right in both edges: the first's left, the last's right.
-        group = rects[a:z]
-        boxes.append((group[0][0], min(map(_BOTTOM, group)), group[-1][2], max(map(_TOP, group))))
-    pick = operator.itemgetter(*cuts)
-    if len(cuts) == 1:
-        return words, boxes, [starts[0]], [fonts[0]], [sizes[0]]
-    return words, boxes, list(pick(starts)), list(pick(fonts)), list(pick(sizes))
 
 
 def _rows_of(spans: Sequence[TextSpan]) -> list[list[TextSpan]]:
@@ -711,6 +185,7 @@ class Pypdfium2Backend(PdfBackend):
             ) from exc
         # Characters found mapped to Unicode, per font, across the document's pages.
         mapped: dict[tuple[str, int], set[str]] = {}
+        calls = TextCalls(self._raw)
         try:
             for index in info.page_indices:
                 try:
@@ -719,10 +194,14 @@ class Pypdfium2Backend(PdfBackend):
                     raise CorruptDocumentError(
                         path, f"page {index + 1} cannot be read: {exc}", cause=exc
                     ) from exc
+                # Closed before the page goes on to the assembly: PDFium frees
+                # it while its memory is still in the CPU's caches (after the
+                # assembly's work on the page, closing took half as long again).
                 try:
-                    yield self._page(page, index, config, mapped)
+                    content = self._page(page, index, config, mapped, calls)
                 finally:
                     page.close()
+                yield content
         finally:
             pdf.close()
 
@@ -732,12 +211,15 @@ class Pypdfium2Backend(PdfBackend):
         index: int,
         config: Pypdfium2Config,
         mapped: dict[tuple[str, int], set[str]] | None = None,
+        calls: TextCalls | None = None,
     ) -> PageContent:
         left, bottom, right, top = page.get_cropbox()
         width, height = float(right - left), float(top - bottom)
         textpage = page.get_textpage()
         try:
-            spans, unmapped = page_runs(textpage, self._raw, left, top, config.bold_weight, mapped)
+            spans, unmapped = page_runs(
+                textpage, self._raw, left, top, config.bold_weight, mapped, calls
+            )
         finally:
             textpage.close()
         lines = lines_from_spans(spans)

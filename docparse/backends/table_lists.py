@@ -20,6 +20,7 @@ not a table, as the EDGAR twin reads a table of bullets; a key in brackets
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -31,6 +32,7 @@ from docparse.backends.table_candidates import (
     phrase_gap,
     words_box,
 )
+from docparse.backends.table_regions import page_rows
 from docparse.backends.table_rows import baseline_rows, row_phrases
 
 #: List markers: bullets, ``1.``, ``(1)``, ``a)``, ``(iv)`` (the twin's list-table keys) and
@@ -88,26 +90,27 @@ def keyed_list_tables(
     above the first entry, one over each column, is the header row. Only
     words between ``top`` and ``bottom`` (the page's margins) are read.
     """
-    inside = [w for w in words if top <= (w[1] + w[3]) / 2 <= bottom]
+    rows = _rows_between(words, top, bottom)
+    inside = [w for r in rows for w in r]
     if not inside:
         return []
     min_gap = phrase_gap(inside)
-    rows = baseline_rows(inside)
     out = labelled_text_tables(rows, min_gap)
     # Cheap test first: most pages hold no three keys.
-    if sum(bool(_KEY.match(w[4])) for w in inside) < 3:
+    if not _has_keys(inside, 3):
         return out
-    lines = [row_phrases(r, min_gap) for r in rows]
-    keys = [_key_line(p) for p in lines]
+    # A keyed line's first word is its key: only such rows are cut into phrases here.
+    keys = [_key_line(row_phrases(r, min_gap)) if _KEY.match(r[0][4]) else None for r in rows]
+    lines: list[list[list[Word]]] = []
     i = 0
-    while i < len(lines):
+    while i < len(rows):
         first = keys[i]
         if first is None:
             i += 1
             continue
         entries: list[list[int]] = [[i]]
         j = i + 1
-        while j < len(lines):
+        while j < len(rows):
             prev = rows[j - 1]
             height = max(max(w[3] for w in prev) - min(w[1] for w in prev), 6.0)
             if min(w[1] for w in rows[j]) - max(w[3] for w in prev) > 1.2 * height:
@@ -115,11 +118,13 @@ def keyed_list_tables(
             k = keys[j]
             if k is not None and _aligned(first, k):
                 entries.append([j])
-            elif abs(lines[j][0][0][0] - first[2]) <= _TOLERANCE:
+            elif abs(rows[j][0][0] - first[2]) <= _TOLERANCE:
                 entries[-1].append(j)
             else:
                 break
             j += 1
+        if len(entries) >= 3:
+            lines = lines or [row_phrases(r, min_gap) for r in rows]
         if len(entries) >= 3 and not _running_text(lines, entries):
             box, grid = _grid(rows, lines, entries, first)
             # A keyed run is read as such, not as side labels beside text.
@@ -127,6 +132,44 @@ def keyed_list_tables(
             out.append((box, grid))
         i = max(j, i + 1)
     return out
+
+
+def _rows_between(words: Sequence[Word], top: float, bottom: float) -> Sequence[Sequence[Word]]:
+    """The baseline rows of the words of ``words`` centred between ``top`` and ``bottom``.
+
+    The label/value finder has read the whole page's rows already
+    (:func:`~docparse.backends.table_regions.page_rows`). Rows are made top
+    down, each from a run of the words in order of their centres, so the
+    words between two heights are a run of rows when no row holds words both
+    inside and outside the band: the page's rows past the margins at either
+    end are left out, and only the first and last rows kept need a look. A
+    row across the band's edge (rare: a page number on a text line's
+    baseline) makes the band's rows afresh.
+    """
+    rows = page_rows(words)
+    a, b = 0, len(rows)
+    while a < b and max(_mids(rows[a])) < top:
+        a += 1
+    while b > a and min(_mids(rows[b - 1])) > bottom:
+        b -= 1
+    if a < b and min(_mids(rows[a])) >= top and max(_mids(rows[b - 1])) <= bottom:
+        return rows[a:b]
+    inside = [w for w in words if top <= (w[1] + w[3]) / 2 <= bottom]
+    return baseline_rows(inside) if inside else []
+
+
+def _mids(row: Sequence[Word]) -> list[float]:
+    return [(w[1] + w[3]) / 2 for w in row]
+
+
+def _has_keys(words: Sequence[Word], n: int) -> bool:
+    """Whether ``n`` or more of ``words`` read as keys (:data:`_KEY`)."""
+    for w in words:
+        if _KEY.match(w[4]):
+            n -= 1
+            if not n:
+                return True
+    return False
 
 
 def _split_at(row: Sequence[Word], x: float) -> tuple[list[Word], list[Word]] | None:
@@ -166,13 +209,23 @@ def labelled_text_tables(
     heading``.
     """
     out: list[tuple[Box4, list[list[str]]]] = []
+    # Word starts of each row, left to right, for the cheap test below.
+    starts = [[w[0] for w in row] for row in rows]
     i = 0
     while i < len(rows):
         # A label line: its words left of a later word's start; try each start.
         row = rows[i]
+        # Cheap tests first: a run opens with a capitalised label and goes on
+        # for four lines at least (two entries, more text lines than labels),
+        # each with a word starting at the text column's x.
+        if i + _MIN_RUN > len(rows) or not row[0][4][:1].isupper():
+            i += 1
+            continue
         cand = [w[0] for k, w in enumerate(row) if k > 0 and w[0] - row[k - 1][2] > 0.5 * min_gap]
         found = None
         for x in cand:
+            if not all(_starts_near(starts[k], x) for k in range(i + 1, i + _MIN_RUN)):
+                continue
             found = _labelled_run(rows, i, x)
             if found is not None:
                 break
@@ -183,6 +236,18 @@ def labelled_text_tables(
         out.append((box, grid))
         i = end
     return out
+
+
+#: Lines of the shortest labelled run: two label lines and three of text alone.
+_MIN_RUN = 5
+
+
+def _starts_near(starts: Sequence[float], x: float) -> bool:
+    """Whether a word of a row (``starts``: its words' left edges, ascending) may
+    start at ``x``: a loose test (half a point wider than :data:`_TOLERANCE`),
+    :func:`_split_at` makes the exact one."""
+    k = bisect_left(starts, x - _TOLERANCE - 0.5)
+    return k < len(starts) and starts[k] <= x + _TOLERANCE + 0.5
 
 
 def _height(row: Sequence[Word]) -> float:

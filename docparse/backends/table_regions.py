@@ -11,7 +11,9 @@ from the words inside them (:mod:`docparse.backends.tables`).
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
@@ -117,6 +119,17 @@ def _rule_stacks(
 ) -> list[tuple[int, int, list[float]]]:
     """Each group's rules split into stacks ``(x0, x1, heights)`` of one table each."""
     result: list[tuple[int, int, list[float]]] = []
+    # Lines long enough to be prose (:func:`_prose_line`), by height: the
+    # lines between two rules are looked up, not scanned, for every pair.
+    wordy = (
+        sorted(
+            (((b[1] + b[3]) / 2, b) for b, t in lines if len(t.split()) >= _PROSE_WORDS),
+            key=lambda mb: mb[0],
+        )
+        if groups
+        else []
+    )
+    mids = [m for m, _ in wordy]
     for (x0, x1), ys in groups.items():
         ys = sorted(set(round(y, 1) for y in ys))
         # Split the stack at captions and at long gaps (a page of prose between).
@@ -136,10 +149,9 @@ def _rule_stacks(
                 y - prev > 0.5 * page_height
                 or any(prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions)
                 or any(
-                    prev < (b[1] + b[3]) / 2 < y
-                    and (not captioned or (b[0] < x1 and b[2] > x0))
-                    and _prose_line(b, t, x1 - x0)
-                    for b, t in lines
+                    (not captioned or (b[0] < x1 and b[2] > x0))
+                    and b[2] - b[0] > _PROSE_SPAN * (x1 - x0)
+                    for _, b in wordy[bisect_right(mids, prev) : bisect_left(mids, y)]
                 )
             )
             if split:
@@ -240,9 +252,14 @@ def caption_blocks(rows: Sequence[tuple[Sequence[float], str]]) -> list[tuple[fl
     return out
 
 
+#: A line of running prose holds this many words or more, across this share of its column.
+_PROSE_WORDS = 8
+_PROSE_SPAN = 0.6
+
+
 def _prose_line(box: Sequence[float], text: str, width: float) -> bool:
     """A text line of running prose: 8 words or more over most of ``width``."""
-    return len(text.split()) >= 8 and box[2] - box[0] > 0.6 * width
+    return len(text.split()) >= _PROSE_WORDS and box[2] - box[0] > _PROSE_SPAN * width
 
 
 def is_rule(x0: float, y0: float, x1: float, y1: float) -> bool:
@@ -538,13 +555,14 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
     if not words:
         return []
     min_gap = phrase_gap(words)
-    rows = baseline_rows(list(words))
+    rows = page_rows(words)
     # A row's pieces are made when first asked for: most rows of a page hold no
     # digit, so their second piece is no value and they pair with nothing.
     pieces = _LazyPieces(rows, min_gap)
+    digits = [pieces.has_digit(i) for i in range(len(rows))]
 
     def pair(i: int) -> bool:
-        if not pieces.has_digit(i):
+        if not digits[i]:
             return False
         p = pieces[i]
         if len(p) not in (2, 3):
@@ -566,6 +584,12 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
     out: list[tuple[float, float, float, float]] = []
     i = 0
     while i < len(rows):
+        # Cheap test first: a run of three needs a digit in each of its rows
+        # (a shorter run from here adds nothing, and the rows it would skip
+        # start no run of three either).
+        if not (i + 2 < len(rows) and digits[i] and digits[i + 1] and digits[i + 2]):
+            i += 1
+            continue
         if not pair(i):
             i += 1
             continue
@@ -600,6 +624,22 @@ def label_value_regions(words: Sequence[Word]) -> list[tuple[float, float, float
             )
         )
     return out
+
+
+@functools.lru_cache(maxsize=2)
+def _page_rows(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], ...]:
+    return tuple(tuple(r) for r in baseline_rows(words))
+
+
+def page_rows(words: Sequence[Word]) -> tuple[tuple[Word, ...], ...]:
+    """The baseline rows of a page's words (:func:`~docparse.backends.table_rows.baseline_rows`).
+
+    The whole-page finders (:func:`label_value_regions`, the keyed lists of
+    :mod:`~docparse.backends.table_lists`) read the same page's rows one
+    after the other, with the grid reader's region rows in between: the
+    last two pages' answers are kept here.
+    """
+    return _page_rows(tuple(words))
 
 
 class _LazyPieces:

@@ -18,6 +18,7 @@ The names of the first three are importable from here as well.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
@@ -95,6 +96,7 @@ __all__ = [
     "label_value_regions",
     "numeric_tables_beyond",
     "open_sides",
+    "page_captions",
     "plausible_table",
     "prefer_fuller_grids",
     "prose_table",
@@ -128,7 +130,7 @@ def grow_headers(grids: Sequence[RegionGrid], inputs: PageInputs) -> list[Region
     side, or a units line, count, and never the rows of the table above.
     """
     out: list[RegionGrid] = []
-    captions = caption_blocks(inputs.lines) if grids else []
+    captions = page_captions(inputs.lines) if grids else []
     for box, rows in grids:
         pitch = (box[3] - box[1]) / max(len(rows), 1)
         # Never into the table above: its rows are no header of this one.
@@ -250,7 +252,7 @@ def whitespace_regions(
         elif lumped:
             regions.append((c[0], c[1], c[2], c[3]))
     out: list[RegionGrid] = []
-    captions = _caption_lines(caption_blocks(inputs.lines), inputs.lines) if regions else []
+    captions = _caption_lines(page_captions(inputs.lines), inputs.lines) if regions else []
     for found in (p for r in regions for p in caption_parts(r, captions, inputs.width)):
         # A page column's prose on the rows' baselines is no part of the table.
         r = without_prose_sides(found, inputs.words)
@@ -478,7 +480,7 @@ def region_grids(
         if len(edges) < 3:
             edges = None
     out: list[RegionGrid] = []
-    words = _without_captions(words, clip, caption_blocks(lines) if lines else [])
+    words = _without_captions(words, clip, page_captions(lines) if lines else [])
     # Drawn columns belong to one table; without them, a header repeated
     # along its line or below the body, or a new header block of years
     # below rows of values, starts another table.
@@ -514,11 +516,8 @@ def _without_captions(words: Sequence[Word], clip: Box, captions: Sequence[Box])
     A caption's wrapped line (:func:`caption_blocks`) read as a row of the
     table would cross its column gaps and hide them.
     """
-    inside = [
-        w
-        for w in words
-        if clip[0] <= (w[0] + w[2]) / 2 <= clip[2] and clip[1] <= (w[1] + w[3]) / 2 <= clip[3]
-    ]
+    x0, y0, x1, y1 = clip[:4]
+    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
     if not inside:
         return inside
     min_gap = phrase_gap(inside)
@@ -528,7 +527,12 @@ def _without_captions(words: Sequence[Word], clip: Box, captions: Sequence[Box])
         for r in baseline_rows(inside)
         for p in row_phrases(r, min_gap)
     ]
-    blocks = [*captions, *caption_blocks(rows)]
+    # Only a caption reaching into the clip can hold a word centred in it.
+    blocks = [
+        b
+        for b in (*captions, *caption_blocks(rows))
+        if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0
+    ]
     if not blocks:
         return inside
     return [
@@ -538,6 +542,20 @@ def _without_captions(words: Sequence[Word], clip: Box, captions: Sequence[Box])
             b[0] <= (w[0] + w[2]) / 2 <= b[2] and b[1] <= (w[1] + w[3]) / 2 <= b[3] for b in blocks
         )
     ]
+
+
+def page_captions(lines: Sequence[TextLine]) -> tuple[tuple[float, ...], ...]:
+    """:func:`caption_blocks` of a page's text lines, kept for the last few pages.
+
+    Every region read from a page's words leaves out the page's captions
+    (:func:`region_grids`): they are found once per page, not per region.
+    """
+    return _page_captions(tuple(lines))
+
+
+@functools.lru_cache(maxsize=4)
+def _page_captions(lines: tuple[TextLine, ...]) -> tuple[tuple[float, ...], ...]:
+    return tuple(caption_blocks(lines))
 
 
 def shading_columns(fills: Iterable[Box], clip: Box) -> list[float]:

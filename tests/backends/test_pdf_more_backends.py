@@ -179,7 +179,7 @@ def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
     does not shift the text of the runs after it; generated spaces stay with
     the run before them."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2 import _Runs
+    from docparse.backends.pypdfium2_runs import _Runs
 
     r1, r2 = "\ud835", "\udc5f"  # U+1D45F MATHEMATICAL ITALIC SMALL R as PDFium lists it
     chars = [(r1, 0), (r2, 0), ("=", 0), ("1", 0), (" ", None)]
@@ -191,7 +191,13 @@ def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
     starts = runs.starts()
     assert starts == [0, 5, 11]
     assert runs.texts(starts) == ["\U0001d45f=1 ", "where ", "radius"]
-    assert [r[0] for r in runs.rects] == [0.0, 10.0, 20.0]
+    left, bottom, right, top = runs.edges
+    assert (left, bottom, right, top) == (
+        [0.0, 10.0, 20.0],
+        [10.0] * 3,
+        [9.0, 19.0, 29.0],
+        [20.0] * 3,
+    )
 
 
 def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
@@ -200,7 +206,7 @@ def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
     assembly's glyph cleaning leaves it out."""
     _needs("pypdfium2")
     from docparse.backends.glyphs import count_unmapped, strip_unmapped
-    from docparse.backends.pypdfium2 import _Runs
+    from docparse.backends.pypdfium2_runs import _Runs
 
     chars = [(c, 0) for c in "Px"] + [(" ", None)] + [(c, 1) for c in "sum"]
     raw = _FakeRaw(chars, unmapped=(0,))
@@ -218,7 +224,7 @@ def test_pypdfium2_unmapped_check_once_per_font_and_character() -> None:
     character not seen yet, is, so a glyph unmapped there is still left out
     and counted."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2 import page_runs
+    from docparse.backends.pypdfium2_runs import page_runs
 
     mapped: dict[tuple[str, int], set[str]] = {}
     page1 = [(c, 0) for c in "sum"] + [(" ", None)] + [(c, 1) for c in "us"]
@@ -245,7 +251,7 @@ def test_pypdfium2_character_runs_join_into_words() -> None:
     still counts as on the baseline; a raised smaller digit, a wide gap, a
     space PDFium put in or another font ends the word."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2 import _join_runs, _word_starts
+    from docparse.backends.pypdfium2_runs import _join_runs, _word_starts
 
     font, other = ("Times", 0), ("Times-Bold", 0)
     # (text, left, bottom, right, top) in PDF space, y upwards; size 10.
@@ -261,19 +267,23 @@ def test_pypdfium2_character_runs_join_into_words() -> None:
         ("d", 43.1, 100.0, 47.0, 107.0),  # another font
     ]
     texts = [r[0] for r in runs]
-    rects = [r[1:] for r in runs]
+    edges = [[r[k] for r in runs] for k in range(1, 5)]  # a column an edge
     fonts = [font] * 8 + [other]
     sizes = [10.0] * 9
     spaced = [False] * 6 + [True, False, False]
-    cuts = _word_starts(rects, fonts, sizes, spaced)
+    cuts = _word_starts(edges, fonts, sizes, spaced)
     assert cuts == [0, 4, 5, 7, 8]
     words, boxes, starts, word_fonts, word_sizes = _join_runs(
-        cuts, texts, rects, list(range(9)), fonts, sizes
+        cuts, texts, edges, list(range(9)), fonts, sizes
     )
     assert words == ["type", "2", "ab", "c", "d"]
-    assert boxes[0] == (10.0, 97.8, 27.0, 107.0)
+    assert [column[0] for column in boxes] == [10.0, 97.8, 27.0, 107.0]
+    assert [column[2] for column in boxes] == [31.0, 100.0, 39.0, 107.0]  # "ab"
     assert starts == [0, 4, 5, 7, 8] and word_fonts[-1] == other and word_sizes == [10.0] * 5
+    # One word from all the runs.
+    one = _join_runs([0], texts[:2], [e[:2] for e in edges], [0, 1], fonts[:2], sizes[:2])
+    assert one == (["ty"], [[10.0], [97.8], [18.0], [107.0]], [0], [font], [10.0])
     # Right to left (or overlapping the run before) is never joined.
     assert _word_starts(
-        [(20.0, 0.0, 24.0, 7.0), (10.0, 0.0, 14.0, 7.0)], [font] * 2, [10.0] * 2, [False] * 2
+        [[20.0, 10.0], [0.0, 0.0], [24.0, 14.0], [7.0, 7.0]], [font] * 2, [10.0] * 2, [False] * 2
     ) == [0, 1]

@@ -342,3 +342,22 @@ def test_a_lone_header_centred_over_three_value_columns_spans_them() -> None:
     found = word_grid(words, (30, 95, 600, 160))
     assert found is not None
     assert found[1][0] == ["", "", "", "Audited"]
+
+
+def test_margins_read_the_same_rows_as_the_words_between_them() -> None:
+    # The band's rows come from the whole page's rows (table_regions.page_rows):
+    # for any band, even one cutting a row (a tall mark on a text line's
+    # baseline), they are the rows of the words between its edges.
+    words = [
+        *line_words(87, 40, "Company Annual Report"),
+        *_index(["4.5", "*10.1", "10.10", "10.16(a)"]),
+        (420.0, 405.0, 430.0, 425.0, "\u2020"),
+        *line_words(300, 760, "12"),
+    ]
+    mids = sorted({(w[1] + w[3]) / 2 for w in words})
+    # Each centre, and halfway to the next: every way of cutting the page.
+    edges = [*mids, *((a + b) / 2 for a, b in zip(mids, mids[1:], strict=False))]
+    for top in [float("-inf"), *edges]:
+        for bottom in [*(e for e in edges if e >= top), float("inf")]:
+            inside = [w for w in words if top <= (w[1] + w[3]) / 2 <= bottom]
+            assert keyed_list_tables(words, top, bottom) == keyed_list_tables(inside), (top, bottom)
