@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
@@ -118,6 +119,17 @@ def _rule_stacks(
 ) -> list[tuple[int, int, list[float]]]:
     """Each group's rules split into stacks ``(x0, x1, heights)`` of one table each."""
     result: list[tuple[int, int, list[float]]] = []
+    # Lines long enough to be prose (:func:`_prose_line`), by height: the
+    # lines between two rules are looked up, not scanned, for every pair.
+    wordy = (
+        sorted(
+            (((b[1] + b[3]) / 2, b) for b, t in lines if len(t.split()) >= _PROSE_WORDS),
+            key=lambda mb: mb[0],
+        )
+        if groups
+        else []
+    )
+    mids = [m for m, _ in wordy]
     for (x0, x1), ys in groups.items():
         ys = sorted(set(round(y, 1) for y in ys))
         # Split the stack at captions and at long gaps (a page of prose between).
@@ -137,10 +149,9 @@ def _rule_stacks(
                 y - prev > 0.5 * page_height
                 or any(prev < (c[1] + c[3]) / 2 < y and c[0] < x1 and c[2] > x0 for c in captions)
                 or any(
-                    prev < (b[1] + b[3]) / 2 < y
-                    and (not captioned or (b[0] < x1 and b[2] > x0))
-                    and _prose_line(b, t, x1 - x0)
-                    for b, t in lines
+                    (not captioned or (b[0] < x1 and b[2] > x0))
+                    and b[2] - b[0] > _PROSE_SPAN * (x1 - x0)
+                    for _, b in wordy[bisect_right(mids, prev) : bisect_left(mids, y)]
                 )
             )
             if split:
@@ -241,9 +252,14 @@ def caption_blocks(rows: Sequence[tuple[Sequence[float], str]]) -> list[tuple[fl
     return out
 
 
+#: A line of running prose holds this many words or more, across this share of its column.
+_PROSE_WORDS = 8
+_PROSE_SPAN = 0.6
+
+
 def _prose_line(box: Sequence[float], text: str, width: float) -> bool:
     """A text line of running prose: 8 words or more over most of ``width``."""
-    return len(text.split()) >= 8 and box[2] - box[0] > 0.6 * width
+    return len(text.split()) >= _PROSE_WORDS and box[2] - box[0] > _PROSE_SPAN * width
 
 
 def is_rule(x0: float, y0: float, x1: float, y1: float) -> bool:
