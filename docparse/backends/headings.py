@@ -147,8 +147,8 @@ def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
             spans = tuple(s for ln in lines[i:j] for s in ln.spans)
             ln = Line(spans, _spans_box(spans))
         end = _run_in_end(ln)
-        title = Line(spans[:end], ln.bbox).text.strip() if end else ""
-        scheme, depth = numbering(title)
+        # No bold run opens most lines: nothing to number.
+        scheme, depth = numbering(Line(spans[:end], ln.bbox).text.strip()) if end else ("", 0)
         if scheme == "decimal" and depth >= 2:
             head = Line(_title_spans(spans[:end]), _spans_box(spans[:end]))
             out.extend((head, Line(spans[end:], _spans_box(spans[end:]))))

@@ -76,11 +76,21 @@ from docparse.model import BBox, CellSpan, PageInfo, Provenance, Table, UnitKind
 
 # --------------------------------------------------------------------------- text helpers
 
-_SENT_END = re.compile(r"[.!?:;]['\"’”)\]]*$")
 _BULLET = re.compile(r"^\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]+\))\s+")
 _BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
 _ABSTRACT = re.compile(r"^abstract\b\W", re.IGNORECASE)
 _LONE_BULLET = re.compile(r"\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s*")
+
+
+#: Quotes and brackets that may close a sentence after its full stop.
+_CLOSERS = "'\"’”)]"
+
+
+def _ends_sentence(text: str) -> bool:
+    """``text`` (right-stripped) ends with ``.!?:;``, closing quotes and
+    brackets after it allowed (one strip, no regex scan of the line)."""
+    last = text.rstrip(_CLOSERS)[-1:]
+    return bool(last) and last in ".!?:;"
 
 
 def _clamp(b: BBox, w: float, h: float) -> BBox:
@@ -158,7 +168,7 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
         elif _LONE_BULLET.fullmatch(prev_text):
             new = False  # the bullet glyph sits on its own line before its text
         else:
-            ends = bool(_SENT_END.search(prev_text))
+            ends = _ends_sentence(prev_text)
             short_prev = pb.x1 < right - 2.5 * size
             resized = abs(ln_size - prev_size) > 0.9
             new = (
@@ -182,6 +192,22 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
         prev, pb, prev_size, prev_bold, prev_text = ln, b, ln_size, ln_bold, text.rstrip()
     items = []
     for g in groups:
+        if len(g) == 1:
+            # One line (most groups): its own box, size and weight.
+            ln = g[0]
+            items.append(
+                Item(
+                    page,
+                    ln.bbox,
+                    [expand_ligatures(ln.text)],
+                    ln.size,
+                    bool(ln.bold),
+                    "heading" if id(ln) in run_in else None,
+                    font=dominant_font(g),
+                    marker=leading_marker(ln),
+                )
+            )
+            continue
         items.append(
             Item(
                 page,
@@ -222,11 +248,20 @@ def _shared_height(left: Sequence[Item], right: Sequence[Item]) -> float:
     """Points of page height where both ``left`` and ``right`` have text."""
     total = 0.0
     right_spans = _spans(right)
+    n = len(right_spans)
+    j = 0
     for a0, a1 in _spans(left):
-        for b0, b1 in right_spans:
+        # Both lists are sorted and disjoint: an interval ending above this one
+        # ends above every later one too (it would add 0.0), so it is passed for good.
+        while j < n and right_spans[j][1] <= a0:
+            j += 1
+        k = j
+        while k < n:
+            b0, b1 = right_spans[k]
             if b0 >= a1:
                 break  # sorted by start: no later interval overlaps (adds 0.0)
             total += max(0.0, min(a1, b1) - max(a0, b0))
+            k += 1
     return total
 
 
@@ -236,11 +271,13 @@ def _reading_order(items: list[Item], width: float) -> list[Item]:
         return items
     mid = width / 2
     tol = 0.03 * width
-    total = sum(max(it.chars, 1) for it in items)
+    # Each item's characters counted once (Item.chars sums its lines).
+    chars = {id(it): it.chars for it in items}
+    total = sum(max(c, 1) for c in chars.values())
     left = [it for it in items if it.bbox.x1 <= mid + tol]
     right = [it for it in items if it.bbox.x0 >= mid - tol and it.bbox.x1 > mid + tol]
-    lchars = sum(it.chars for it in left)
-    rchars = sum(it.chars for it in right)
+    lchars = sum(chars[id(it)] for it in left)
+    rchars = sum(chars[id(it)] for it in right)
     # Two columns: both sides hold text at the same heights. A column that
     # ends early (the last page's right column after the references) holds
     # little text, so a long stretch of side-by-side text also counts.
@@ -449,7 +486,7 @@ def _continues(para: Item, it: Item) -> bool:
     """``it`` carries on the paragraph ``para`` left open (no sentence end)."""
     prev = para.lines[-1].rstrip() if para.lines else ""
     first = it.text.lstrip()
-    if it.kind != "paragraph" or not prev or not first or _SENT_END.search(prev):
+    if it.kind != "paragraph" or not prev or not first or _ends_sentence(prev):
         return False
     if first[0].islower() or (prev[-1] in "-,(" and first[0].isalnum()):
         return True
@@ -483,7 +520,7 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
                 last_para.extra.append((it.page, it.bbox))
                 continue
             tail = last_para.lines[-1].rstrip() if last_para.lines else "."
-            open_para = not _SENT_END.search(tail)
+            open_para = not _ends_sentence(tail)
             if open_para and it.kind == "paragraph" and not any(c.isalnum() for c in it.text):
                 last_para.lines.extend(it.lines)
                 last_para.extra.append((it.page, it.bbox))

@@ -12,6 +12,8 @@ from __future__ import annotations
 import collections
 import itertools
 import operator
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -159,12 +161,17 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     rows = _attach_scripts(rows, anchors)
     lines: list[Line] = []
     append = lines.append
+    # Rows a gap cut into pieces, with where their lines start: contents
+    # entries are read over the whole page (see _join_contents_entries).
+    cut: list[tuple[int, list[list[TextSpan]]]] = []
+    led = False
     for row in rows:
         if len(row) == 1:
             append(_one_span_line(row[0]))
             continue
         row.sort(key=_left)
         cur: list[TextSpan] = [row[0]]
+        pieces = [cur]
         prev = row[0]
         prev_x1, prev_size = prev.bbox.x1, prev.size
         for s in row[1:]:
@@ -173,11 +180,186 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
             if x0 - prev_x1 > 0.9 * (size if size > 1.0 else 1.0):
                 append(_line(cur))
                 cur = [s]
+                pieces.append(cur)
             else:
                 cur.append(s)
             prev_x1, prev_size = s.bbox.x1, s.size
+        if len(pieces) > 1:
+            cut.append((len(lines) - len(pieces) + 1, pieces))
+            led = led or any(map(_may_lead, pieces))
         append(_line(cur))
+    if led:
+        # From the last row up, so the positions of the rows above hold.
+        joined = _join_contents_entries([pieces for _, pieces in cut])
+        for (at, pieces), new in zip(reversed(cut), reversed(joined), strict=True):
+            if len(new) != len(pieces):
+                lines[at : at + len(pieces)] = map(_line, new)
     return lines
+
+
+#: Characters of a dot leader, and how many dots each stands for.
+_LEADER_DOTS = {".": 1, "\u00b7": 1, "\u2024": 1, "\u2026": 3}
+_LEADER_CHARS = "".join(_LEADER_DOTS)
+_PAGE = r"(?:\d{1,4}|[ivxlcdm]{1,7})"
+#: A page number at the end of a contents entry (arabic or roman).
+_PAGE_NUMBER = re.compile(_PAGE, re.IGNORECASE)
+#: A section number that opens a contents entry: ``7.1``, ``A.3.1``, ``IV.``, ``Chapter 2``.
+_ENTRY_NUMBER = re.compile(
+    r"(?:(?:chapter|appendix|part|section)\s+)?(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})(?:\.\d{1,3})*\.?",
+    re.IGNORECASE,
+)
+#: A table cell's value: a number after the page number makes a row of values, not an entry.
+_VALUE = re.compile(r"[$\u20ac\u00a3(\s]*[-\u2013]?\d[\d,.]*\s*[%)]*")
+
+
+def _text(piece: Sequence[TextSpan]) -> str:
+    return " ".join(s.text.strip() for s in piece)
+
+
+def _leader_end(text: str) -> bool:
+    """``text`` ends with a dot leader: four dots or more, spaced or not.
+
+    Read from the end by hand: a pattern searched over a leader of a hundred
+    dots backtracks at every dot."""
+    dots = 0
+    for c in reversed(text):
+        if c in _LEADER_DOTS:
+            dots += _LEADER_DOTS[c]
+        elif c != " ":
+            break
+    return dots >= 4
+
+
+def _leader_page_end(text: str) -> bool:
+    """``text`` ends with a dot leader and the page number it leads to."""
+    head = text.rstrip("0123456789")
+    if head == text:
+        head = text.rstrip("ivxlcdmIVXLCDM")
+    return (
+        1 <= len(text) - len(head) <= 7
+        and _PAGE_NUMBER.fullmatch(text[len(head) :]) is not None
+        and _leader_end(head)
+    )
+
+
+def _may_lead(piece: list[TextSpan]) -> bool:
+    """``piece`` may end with a dot leader (and a page number): worth reading
+    its text. A sentence's last word (``process.``) is not."""
+    last = piece[-1].text.rstrip()
+    if _dots_end(last) or ".." in last or ". ." in last or "\u2026" in last:
+        return True
+    return len(piece) > 1 and _dots_end(piece[-2].text.rstrip())
+
+
+def _dots_end(text: str) -> bool:
+    """``text`` ends with a leader character after another or a space, or is one."""
+    return text[-1:] in _LEADER_CHARS and (len(text) == 1 or text[-2] in _LEADER_CHARS + " ")
+
+
+def _join_contents_entries(rows: list[list[list[TextSpan]]]) -> list[list[list[TextSpan]]]:
+    """The pieces of ``rows`` with those of contents entries joined.
+
+    A table of contents (or of figures) sets ``7.1``, a gap, ``debdiff``, a
+    dot leader and the page number ``67`` on one baseline; the gaps around
+    the title are wider than a column gutter, so the row is cut into pieces,
+    which the blocks then group column-wise (the section numbers of a page
+    as one paragraph, its page numbers as another, a page number near the
+    top taken for a running head's). A piece ending with a dot leader and
+    followed by a page number, or ending with both, is an entry: with the
+    title before a leader set apart and the section number before the
+    title, it is one line. On a page of three such entries or more, a row
+    next to one of them whose page number ends where theirs do is an entry
+    too, leader or not (a chapter's line: ``7``, ``Tips``, ``67``); a running
+    head whose page number is set flush right above the entries is not.
+    Pieces of another column on the baseline stay apart, and a row of
+    values (``Cash ..... 123  456``) is no entry.
+    """
+    edges: Counter[int] = Counter()
+    out = [_join_led(row, edges) for row in rows]
+    if not edges:
+        return out
+    led = [r[0][0].bbox for r, new in zip(rows, out, strict=True) if len(new) < len(r)]
+    return [
+        _join_unled(row, edges) if len(row) > 1 and _next_to(row[0][0], led) else row for row in out
+    ]
+
+
+def _next_to(span: TextSpan, boxes: list[BBox]) -> bool:
+    """A row (its first span) lies within two line heights of one of ``boxes``."""
+    b = span.bbox
+    reach = 2.0 * max(b.y1 - b.y0, 1.0)
+    return any(o.y0 - b.y1 < reach and b.y0 - o.y1 < reach for o in boxes)
+
+
+def _join_led(pieces: list[list[TextSpan]], edges: Counter[int]) -> list[list[TextSpan]]:
+    """``pieces`` with each entry led by dots joined; the right edges of their
+    page numbers counted in ``edges``."""
+    out: list[list[TextSpan]] = []
+    k = 0
+    n = len(pieces)
+    while k < n:
+        piece = pieces[k]
+        if not _may_lead(piece):
+            out.append(piece)
+            k += 1
+            continue
+        text = _text(piece)
+        after = k + 1
+        if _leader_page_end(text):
+            entry = piece
+        elif after < n and _leader_end(text) and _PAGE_NUMBER.fullmatch(_text(pieces[after])):
+            entry = piece + pieces[after]
+            after += 1
+        else:
+            out.append(piece)
+            k += 1
+            continue
+        if _values_at(pieces, after):
+            out.append(piece)
+            k += 1
+            continue
+        edges[round(entry[-1].bbox.x1)] += 1
+        # A leader set apart from its title: its dots sit on a grid.
+        if out and not any(c.isalpha() for c in _text(entry).rstrip("ivxlcdmIVXLCDM")):
+            entry = out.pop() + entry
+        out.append(_with_number(out, entry))
+        k = after
+    return out
+
+
+def _values_at(pieces: list[list[TextSpan]], k: int) -> bool:
+    """``pieces[k]`` is a value with no title after it: the row is a table's
+    (``Cash ..... 123  456``), not an entry beside the next column's ``8.1 Scope``."""
+    if k >= len(pieces) or not _VALUE.fullmatch(_text(pieces[k])):
+        return False
+    return k + 1 == len(pieces) or not any(c.isalpha() for c in _text(pieces[k + 1]))
+
+
+def _with_number(out: list[list[TextSpan]], entry: list[TextSpan]) -> list[TextSpan]:
+    """``entry`` with the section number before it (taken off ``out``) in front."""
+    if out and _ENTRY_NUMBER.fullmatch(_text(out[-1])):
+        return out.pop() + entry
+    return entry
+
+
+def _join_unled(pieces: list[list[TextSpan]], edges: Counter[int]) -> list[list[TextSpan]]:
+    """``pieces`` with a title and the page number that ends where the led
+    entries' page numbers end (three of them at least) joined."""
+    out: list[list[TextSpan]] = []
+    for k, piece in enumerate(pieces):
+        right = round(piece[-1].bbox.x1)
+        if (
+            edges[right - 1] + edges[right] + edges[right + 1] >= 3
+            and out
+            and any(c.isalpha() for c in _text(out[-1]))
+            and _PAGE_NUMBER.fullmatch(_text(piece))
+            and not _values_at(pieces, k + 1)
+        ):
+            entry = out.pop() + piece
+            out.append(_with_number(out, entry))
+        else:
+            out.append(piece)
+    return out
 
 
 # Sort keys read in C (a page of text runs sorts thousands of spans).

@@ -40,6 +40,7 @@ from docparse.backends.table_candidates import (
 )
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
+from docparse.backends.table_open_grid import with_open_grids
 from docparse.backends.tables import (
     SIDE_SLACK,
     TABLE_MARGIN,
@@ -334,7 +335,8 @@ def _overlaps(a: BBox, b: BBox) -> bool:
 
 
 def ruled_off_tables(page: Any, inputs: PageInputs) -> list[TableRegion]:
-    """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
+    """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`,
+    and tables ruled inside with no frame (:func:`with_open_grids`).
 
     Each region is read from its words (:func:`region_grids`).
     """
@@ -343,12 +345,11 @@ def ruled_off_tables(page: Any, inputs: PageInputs) -> list[TableRegion]:
         for o in itertools.chain(page.rects, page.lines)
         if is_rule(o["x0"], o["top"], o["x1"], o["bottom"])
     ]
-    if len(rules) < 2:
-        return []
+    bounded = rule_bounded_regions(rules, inputs.lines, inputs.height) if len(rules) > 1 else []
     return _as_regions(
         g
-        for clip in rule_bounded_regions(rules, inputs.lines, inputs.height)
-        for g in region_grids(inputs.words, clip, lines=inputs.lines)
+        for clip, breaks in with_open_grids(bounded, inputs.segments, inputs.words)
+        for g in region_grids(inputs.words, clip, lines=inputs.lines, breaks=breaks)
     )
 
 

@@ -43,6 +43,7 @@ from docparse.backends.table_candidates import (
 )
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
+from docparse.backends.table_open_grid import with_open_grids
 from docparse.backends.tables import (
     SIDE_SLACK,
     TABLE_MARGIN,
@@ -416,15 +417,15 @@ _X0, _Y0, _X1, _Y1, _WORD_NO = (itemgetter(i) for i in (0, 1, 2, 3, 7))
 
 
 def ruled_off_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:
-    """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`.
+    """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`,
+    and tables ruled inside with no frame (:func:`with_open_grids`).
 
     Each region is read by :func:`_region_grids`.
     """
-    if len(pt.rules) < 2:
-        return []
+    bounded = rule_bounded_regions(pt.rules, lines, pt.inputs.height) if len(pt.rules) > 1 else []
     grids: list[Grid] = []
-    for clip in rule_bounded_regions(pt.rules, lines, pt.inputs.height):
-        grids.extend(_region_grids(pt, clip))
+    for clip, breaks in with_open_grids(bounded, pt.inputs.segments, pt.inputs.words):
+        grids.extend(region_grids(pt.inputs.words, clip, lines=pt.inputs.lines, breaks=breaks))
     return grids
 
 

@@ -10,11 +10,14 @@ whitespace reading (:func:`rich_table`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import Any
 
+from docparse.backends.table_candidates import Word, phrase_gap
 from docparse.backends.table_headers import NUMBER_CELL
+from docparse.backends.table_rows import baseline_rows, row_phrases
 
 
 def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -> bool:
@@ -138,8 +141,9 @@ def ruled_off_plausible(rows: Sequence[Sequence[str]]) -> bool:
         return False
     lengths = sorted(len(c.split()) for c in filled)
     # Prose columns read as a grid: most cells start in the middle of a
-    # sentence. A one-word cell in lower case ("deg", "yes") is no piece of one.
-    if sum(c.strip()[0].islower() and len(c.split()) > 1 for c in filled) > 0.4 * len(filled):
+    # sentence. A one-word cell in lower case ("deg", "yes") is no piece of
+    # one, nor is a command or an address (``sensible-browser "http://..."``).
+    if sum(c.strip()[0].islower() and _words_run(c) for c in filled) > 0.4 * len(filled):
         return False
     return lengths[len(lengths) // 2] <= 6 and lengths[-1] <= 20
 
@@ -165,3 +169,44 @@ def contents_list(rows: Sequence[Sequence[str]]) -> bool:
         return False
     others = [c for r in rows for c in list(r)[:-1] if c.strip()]
     return not any(c.strip().replace(",", "").replace(".", "").isdigit() for c in others)
+
+
+#: A word of running text: letters only, with inner hyphens or apostrophes.
+_WORD = re.compile(r"^[^\W\d_]+(?:[-'’][^\W\d_]+)*[,.;:]?$")
+
+
+def _words_run(cell: str) -> bool:
+    """Two or more tokens, most of them words of running text (:data:`_WORD`)."""
+    tokens = cell.split()
+    return len(tokens) > 1 and sum(_WORD.match(t) is not None for t in tokens) > 0.5 * len(tokens)
+
+
+def rows_across(words: Iterable[Word], box: Sequence[float], x: float) -> bool:
+    """Whether the words of ``box`` beyond ``x`` are a column of the rows before it.
+
+    A table reaching past the middle of the page (its last column over a
+    one-column page's centre line) is one table, not a table in one page
+    column beside the other column's lines: every row with words beyond
+    ``x`` has words before it on the same baseline, at least three rows do,
+    so do 80% of the rows before ``x``, and no piece beyond holds more than
+    four words of letters (cells and spanning headers such as ``Less than
+    $10,000– $15,000– ...``, not the other column's prose). A word is on
+    the side of ``x`` its centre lies on.
+    """
+    x0, y0, x1, y1 = box[:4]
+    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
+    if not inside:
+        return False
+    min_gap = phrase_gap(inside)
+    near = far = both = 0
+    for row in baseline_rows(inside):
+        before = [w for w in row if (w[0] + w[2]) / 2 < x]
+        beyond = [w for w in row if (w[0] + w[2]) / 2 >= x]
+        if any(
+            sum(_WORD.match(w[4]) is not None for w in p) > 4 for p in row_phrases(beyond, min_gap)
+        ):
+            return False
+        near += bool(before)
+        far += bool(beyond)
+        both += bool(before and beyond)
+    return far >= 3 and both == far and both >= 0.8 * near

@@ -264,6 +264,7 @@ def word_grid(
     clip: Sequence[float],
     edges: Sequence[float] | None = None,
     rules: Sequence[float] = (),
+    breaks: Sequence[float] = (),
 ) -> tuple[Box4, list[list[str]]] | None:
     """The grid of the words in ``clip``, rows from baselines, columns from ``edges`` or gaps.
 
@@ -275,7 +276,8 @@ def word_grid(
     of several words stays one cell. ``None`` when the clip holds no words
     or there are fewer than two columns. ``rules`` (x positions of vertical
     rules) add column boundaries to the gaps where no gap is near them: a
-    table ruled between column groups only.
+    table ruled between column groups only. ``breaks`` (y positions of row
+    rules): lines on either side of one are never one wrapped row.
     """
     inside = without_leaders(
         w
@@ -339,8 +341,11 @@ def word_grid(
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
         spanning.append(any(_spans(p, xs, min_gap) for p in pieces))
-    grid = _join_wrapped_header_lines(grid, rows, min_gap, spanning)
-    grid = _join_continued_rows(grid)
+    starts: list[int] = []
+    grid = _join_wrapped_header_lines(grid, rows, min_gap, spanning, starts)
+    mids = [(min(w[1] for w in r) + max(w[3] for w in r)) / 2 for r in rows]
+    ruled = [bool(i) and any(mids[i - 1] < y < mids[i] for y in breaks) for i in starts]
+    grid = _join_continued_rows(grid, ruled)
     box = words_box(inside)
     return box, merge_symbol_cells(grid)
 
@@ -453,7 +458,7 @@ def _spanning_starts(
     return out
 
 
-def _join_continued_rows(grid: list[list[str]]) -> list[list[str]]:
+def _join_continued_rows(grid: list[list[str]], ruled: Sequence[bool] = ()) -> list[list[str]]:
     """Rows that carry on the cells of the row above, joined to it.
 
     A label or description wrapped inside its cell goes on in lower case on
@@ -461,15 +466,17 @@ def _join_continued_rows(grid: list[list[str]]) -> list[list[str]]:
     dollars``); read by baselines it is a row of its own. A row whose
     non-empty cells all start in lower case, hold no value and sit under
     non-empty cells of the row above, which do not end a sentence or a
-    label (``.``, ``:``), continues that row.
+    label (``.``, ``:``), continues that row, unless a rule is drawn between
+    them (``ruled``: per row, whether one lies above it).
     """
     out: list[list[str]] = []
-    for row in grid:
+    for i, row in enumerate(grid):
         filled = [c for c, t in enumerate(row) if t.strip()]
         prev = out[-1] if out else None
         if (
             prev is not None
             and filled
+            and not (i < len(ruled) and ruled[i])
             and all(
                 _lower_word(row[c].strip())
                 and not is_number(row[c].strip())
@@ -513,6 +520,7 @@ def _join_wrapped_header_lines(
     rows: Sequence[Sequence[Word]],
     min_gap: float,
     spanning: Sequence[bool] = (),
+    starts: list[int] | None = None,
 ) -> list[list[str]]:
     """Header lines of one wrapped header row joined, cell by cell.
 
@@ -527,16 +535,20 @@ def _join_wrapped_header_lines(
     headers above: closer than 0.9 times the body spacing), unless the line
     above spans columns (``spanning``: a group
     header such as ``Fused aluminum oxide`` over ``2009 | 2010``, set solid
-    too). ``rows`` are the grid's rows of words.
+    too). ``rows`` are the grid's rows of words; ``starts`` gets the index of
+    the first of them in each row returned.
     """
+    begun = starts if starts is not None else []
     first = next((i for i, r in enumerate(rows) if _value_count(r, min_gap)), len(rows))
     tops = [min(w[1] for w in r) for r in rows]
     heights = [sorted(w[3] - w[1] for w in r)[len(r) // 2] for r in rows]
     pitches = sorted(b - a for a, b in zip(tops[first:], tops[first + 1 :], strict=False))
     if first == 0 or not pitches:
+        begun.extend(range(len(grid)))
         return grid
     tight = 0.8 * pitches[len(pitches) // 2]
     out: list[list[str]] = [grid[0]]
+    begun.append(0)
     for i in range(1, len(grid)):
         # A units line and a label-column line (a section label) are rows of their own
         # ("(in years)" under one column's header among others is that header's last
@@ -564,6 +576,7 @@ def _join_wrapped_header_lines(
             out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
         else:
             out.append(grid[i])
+            begun.append(i)
     return out
 
 

@@ -272,3 +272,23 @@ def header_blocks(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
     if not starts:
         return [(clip[0], clip[1], clip[2], clip[3])]
     return cut_above(rows, starts, clip)
+
+
+def joined_runs(regions: Sequence[Sequence[float]]) -> list[Box4]:
+    """Regions of rows of numbers of one width that overlap, joined into one.
+
+    Two runs of rows of values that share a row (a subtotal row closing one
+    block and heading the next) are one table; read apart, the second one
+    overlaps the first and would be dropped with all its other rows.
+    """
+    out: list[Box4] = []
+    for r in regions:
+        box = (float(r[0]), float(r[1]), float(r[2]), float(r[3]))
+        for i, o in enumerate(out):
+            same = abs(o[0] - box[0]) <= 4 and abs(o[2] - box[2]) <= 4
+            if same and box[1] < o[3] and o[1] < box[3]:
+                out[i] = (o[0], min(o[1], box[1]), max(o[2], box[2]), max(o[3], box[3]))
+                break
+        else:
+            out.append(box)
+    return out

@@ -40,6 +40,7 @@ from docparse.backends.table_checks import (
     plausible_table,
     prose_table,
     rich_table,
+    rows_across,
     ruled_off_plausible,
     text_line_count,
 )
@@ -68,6 +69,7 @@ from docparse.backends.table_regions import (
 from docparse.backends.table_repair import (
     column_starts,
     header_blocks,
+    joined_runs,
     prefer_fuller_grids,
     split_stacked_rows,
     spread_merged_cells,
@@ -231,7 +233,7 @@ def whitespace_regions(
     ``max_header`` caps the header lines a region of numbers grows over.
     """
     top, bottom = margin * inputs.height, (1 - margin) * inputs.height
-    regions = list(numeric_regions(inputs.lines, inputs.width, max_header))
+    regions = joined_runs(numeric_regions(inputs.lines, inputs.width, max_header))
     # Label/value lists hold one number a row: no numeric region sees them, or
     # only the stretch of them where a label holds a number too (ITEM 1. | 1).
     for r in label_value_regions(inputs.words):
@@ -253,7 +255,9 @@ def whitespace_regions(
             regions.append((c[0], c[1], c[2], c[3]))
     out: list[RegionGrid] = []
     captions = _caption_lines(page_captions(inputs.lines), inputs.lines) if regions else []
-    for found in (p for r in regions for p in caption_parts(r, captions, inputs.width)):
+    for found in (
+        p for r in regions for p in caption_parts(r, captions, inputs.width, inputs.words)
+    ):
         # A page column's prose on the rows' baselines is no part of the table.
         r = without_prose_sides(found, inputs.words)
         clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
@@ -380,7 +384,9 @@ def _caption_lines(captions: Sequence[Box], lines: Sequence[TextLine]) -> list[B
     return out
 
 
-def caption_parts(region: Box, captions: Sequence[Box], page_width: float) -> list[Box]:
+def caption_parts(
+    region: Box, captions: Sequence[Box], page_width: float, words: Sequence[Word] = ()
+) -> list[Box]:
     """``region`` cut at the table captions inside it, and kept to their page column.
 
     A caption is never a row of a table: a region of rows of numbers that
@@ -390,7 +396,8 @@ def caption_parts(region: Box, captions: Sequence[Box], page_width: float) -> li
     across both page columns whose captions all sit in one column is that
     column's table: the other column's lines on its baselines (a figure's
     labels) are left out. A caption across the middle (a full-width float's,
-    set centred) keeps the whole width.
+    set centred) keeps the whole width, and so does a table whose rows go on
+    past the middle (``words``: the page's; :func:`rows_across`).
     """
     x0, y0, x1, y1 = (float(v) for v in region[:4])
     inside = [
@@ -401,7 +408,8 @@ def caption_parts(region: Box, captions: Sequence[Box], page_width: float) -> li
     mid = page_width / 2
     left = all(c[2] <= mid + 10 for c in inside)
     right = all(c[0] >= mid - 10 for c in inside)
-    if x0 < mid - 10 and x1 > mid + 10:
+    crosses = x0 < mid - 10 and x1 > mid + 10
+    if crosses and not rows_across([w for w in words if not _inside(w[:4], inside)], region, mid):
         if left:
             x1 = mid + 10
         elif right:
@@ -460,6 +468,7 @@ def region_grids(
     columns: Sequence[float] | None = None,
     rules: Sequence[float] = (),
     lines: Sequence[TextLine] = (),
+    breaks: Sequence[float] = (),
 ) -> list[RegionGrid]:
     """The table in a region known to hold one, read from its words (no library call).
 
@@ -471,7 +480,8 @@ def region_grids(
     from baselines. The grid is kept only if it reads as a table, not prose
     (:func:`ruled_off_plausible`). Table captions (with their wrapped lines,
     :func:`caption_blocks`, from the page's text ``lines`` and from the
-    region's own words) are no rows of it.
+    region's own words) are no rows of it. ``breaks``: y positions of row
+    rules (:func:`~docparse.backends.table_grid.word_grid`).
     """
     edges: list[float] | None = None
     if columns:
@@ -495,7 +505,7 @@ def region_grids(
         ]
     )
     for part in parts:
-        found = word_grid(words, part, edges, rules)
+        found = word_grid(words, part, edges, rules, breaks)
         if found is None:
             continue
         box, rows = found

@@ -71,7 +71,8 @@ def vocabulary(lines: Iterable[str]) -> set[str]:
             vocab.update(tok.strip(".,;:()[]\"'").lower() for tok in toks if "-" in tok)
     # Words never span whitespace, so the lines' words are the words of the
     # lines joined by line breaks: one regex scan in all.
-    vocab.update(map(str.lower, _WORD_RE.findall("\n".join(heads))))
+    # Each distinct word is lower-cased once (a document repeats most of its words).
+    vocab.update(map(str.lower, set(_WORD_RE.findall("\n".join(heads)))))
     return vocab
 
 
@@ -133,7 +134,8 @@ def _norm_key(text: str) -> str:
     """Key of a margin line for repetition counting: digits/roman numerals normalised."""
     t = _DIGITS.sub("#", text.lower())
     t = _ROMAN.sub("#", t) if len(t) < 12 else t
-    return re.sub(r"\s+", "", t)
+    # str.split() splits at what re's \s matches (str.isspace()).
+    return "".join(t.split())
 
 
 #: Words a header cell cannot end with: the cell goes on in the line below.

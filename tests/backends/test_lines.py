@@ -146,3 +146,69 @@ def test_make_line_sets_what_the_properties_give(
     assert (plain.text, plain.size, plain.bold) == _facts_spelled_out(spans)
     assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
     assert type(made.size) is type(plain.size) and type(made.bold) is type(plain.bold)
+
+
+def _words(row: str, y0: float, x0: float = 100.0, size: float = 10.0) -> list[TextSpan]:
+    """Spans of ``row``'s words; ``|`` marks a gap wider than a column gutter."""
+    out = []
+    x = x0
+    for piece in row.split("|"):
+        for word in piece.split():
+            w = 5.0 * len(word)
+            out.append(TextSpan(word, BBox(x, y0, x + w, y0 + size), size))
+            x += w + 2.5
+        x += 20.0
+    return out
+
+
+def test_contents_entries_are_one_line_each() -> None:
+    # A contents page: section number, title, dot leader, page number, with
+    # gutter-wide gaps around the title; a chapter's line has no leader but
+    # its page number ends where the entries' page numbers end.
+    rows = [
+        "7 | Tips | 67",
+        "7.1 | debdiff | . . . . . . . . | 67",
+        "7.2 | dget . . . . . . . . . . . | 67",
+        "7.3 | debc . . . . . . . . . . . 67",
+        "7.4 piuparts . . . . . . . . . | 68",
+    ]
+    spans: list[TextSpan] = []
+    for k, row in enumerate(rows):
+        words = _words(row, 100.0 + 12.0 * k)
+        # The page numbers are set flush right.
+        shift = 400.0 - words[-1].bbox.x1
+        last = words[-1]
+        b = last.bbox
+        words[-1] = TextSpan(last.text, BBox(b.x0 + shift, b.y0, b.x1 + shift, b.y1), 10.0)
+        spans += words
+    lines = sorted(lines_from_spans(spans), key=lambda ln: ln.bbox.y0)
+    assert [ln.text.replace(" .", "") for ln in lines] == [
+        "7 Tips 67",
+        "7.1 debdiff 67",
+        "7.2 dget 67",
+        "7.3 debc 67",
+        "7.4 piuparts 68",
+    ]
+
+
+def test_rows_of_values_and_other_columns_stay_apart() -> None:
+    # A statement's row led by dots to two values is a table row; a second
+    # column beside a contents entry stays a line of its own, and so does
+    # the next column's entry.
+    lines = lines_from_spans(
+        [
+            *_words("Cash . . . . . . . . | 123 | 456", 100.0),
+            *_words("1.2 | Scope . . . . . . | 4 | Other column text", 120.0),
+            *_words("1.3 | Terms . . . . . . | 5 | 2.1 | Next column . . . . | 9", 140.0),
+        ]
+    )
+    texts = sorted((ln.bbox.y0, ln.bbox.x0, ln.text.replace(" .", "")) for ln in lines)
+    assert [t for _, _, t in texts] == [
+        "Cash",
+        "123",
+        "456",
+        "1.2 Scope 4",
+        "Other column text",
+        "1.3 Terms 5",
+        "2.1 Next column 9",
+    ]

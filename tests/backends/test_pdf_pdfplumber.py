@@ -86,3 +86,16 @@ def test_pmlr_booktabs_table_found(pmlr_doc: Document, fixtures_dir: Path) -> No
     assert len(ruled_off) == 1
     assert cell_f1(gold, ruled_off[0].table) >= 0.9
     assert all(len(c.split()) <= 6 for u in tables for r in u.table.rows for c in r)
+
+
+def test_contents_page_entries_stay_whole(fixtures_dir: Path) -> None:
+    # debmake-doc's contents page: gaps wider than a gutter around each title
+    # cut its entries apart; the pieces became columns of section numbers and
+    # of page numbers, and the chapter's page number at the top furniture.
+    doc = docparse.parse(
+        fixtures_dir / "pdf/debmake-doc-contents/debmake-doc-contents.pdf", backend=BACKEND
+    )
+    texts = [" ".join(u.text.split()) for u in doc.units if u.kind != "furniture"]
+    assert "7 Tips 67" in texts
+    assert any(re.search(r"8\.3 Makefile \(shell, CLI\)(?: \.){5,} 88 8\.4", t) for t in texts)
+    assert [u.text for u in doc.units if u.kind == "furniture"] == ["iv"]
