@@ -3,6 +3,8 @@ header row of a table without values."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from docparse.backends.table_candidates import PageInputs, Word, ruled_clusters
 from docparse.backends.table_grid import merge_symbol_cells, side_by_side_tables, word_grid
 from docparse.backends.table_headers import header_row_count
@@ -356,7 +358,7 @@ def test_margins_read_the_same_rows_as_the_words_between_them() -> None:
     ]
     mids = sorted({(w[1] + w[3]) / 2 for w in words})
     # Each centre, and halfway to the next: every way of cutting the page.
-    edges = [*mids, *((a + b) / 2 for a, b in zip(mids, mids[1:], strict=False))]
+    edges = [*mids, *((a + b) / 2 for a, b in pairwise(mids))]
     for top in [float("-inf"), *edges]:
         for bottom in [*(e for e in edges if e >= top), float("inf")]:
             inside = [w for w in words if top <= (w[1] + w[3]) / 2 <= bottom]
