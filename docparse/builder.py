@@ -45,6 +45,9 @@ def records(cls: type[_R], n: int, columns: dict[str, Sequence[Any]]) -> list[_R
     of the cost. Every field must be given, ``n`` values each (no defaults
     are filled in).
     """
+    if hasattr(cls, "__post_init__"):
+        # Records made here never run __init__, so a check there would be skipped.
+        raise TypeError(f"records() cannot build {cls.__name__}: it has __post_init__")
     objs: list[_R] = list(map(_new, itertools.repeat(cls, n)))
     for name in _field_names(cls):
         column = columns[name]

@@ -91,3 +91,22 @@ def test_records_match_the_dataclass_constructor() -> None:
         records(SourceUnit, 3, {name: [r[name] for r in rows] for name in list(rows[0])[1:]})
     with pytest.raises(ValueError, match="2 values for 3"):
         records(SourceUnit, 3, {name: [r[name] for r in rows][:2] for name in rows[0]})
+
+
+def test_records_refuse_a_class_with_post_init() -> None:
+    import dataclasses
+
+    import pytest
+
+    from docparse.builder import records
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n < 0:
+                raise ValueError("negative")
+
+    with pytest.raises(TypeError, match="__post_init__"):
+        records(Checked, 1, {"n": [-1]})
