@@ -57,7 +57,7 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 #: The page ``--profile --update-doc`` writes its table into.
-DOC = ROOT / "docs" / "benchmarks.md"
+DOC = ROOT / "docs" / "benchmarks" / "pdf-speed.md"
 TARGETS = {"pymupdf": 3.0, "pdfplumber": 1.5, "unstructured": 1.2, "pypdfium2": 3.0}
 BASELINES = {
     "pymupdf": 'pymupdf page.get_text("dict")',
@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         "--update-doc",
         metavar="LABEL",
         default=None,
-        help="With --profile: also write the printed tables into docs/benchmarks.md, "
+        help="With --profile: also write the printed tables into docs/benchmarks/pdf-speed.md, "
         "between the '<!-- pdf_speed LABEL -->' markers (added at the end when missing).",
     )
     args = ap.parse_args(argv)
