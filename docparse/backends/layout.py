@@ -570,7 +570,9 @@ def assemble_pages(
     after_abstract_heading = False
     for it in order:
         kind: UnitKind = it.kind or "paragraph"
-        prov = (Provenance(it.page, it.bbox), *(Provenance(p, b) for p, b in it.extra))
+        prov: tuple[Provenance, ...] = (Provenance(it.page, it.bbox),)
+        if it.extra:  # a paragraph continued across breaks: one piece a part
+            prov += tuple([Provenance(p, b) for p, b in it.extra])
         if it.table is not None:
             t = it.table
             spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
