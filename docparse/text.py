@@ -134,6 +134,8 @@ def dot_leader(
             elif c != " ":
                 break
         return dots >= min_dots
+    if not any(map(text.__contains__, marks)):
+        return False  # most text holds no mark: found at C speed
     for c in text:
         if c in marks:
             dots += LEADER_DOTS[c]
