@@ -434,6 +434,8 @@ def _split_running_rows(pages: Sequence[PageItems]) -> None:
         return
     for p in pages:
         for it in list(p.items):
+            if it.table is None and (it.kind is not None or len(it.lines) < 2):
+                continue  # most items: neither split below can take anything off them
             for top in (True, False):
                 # Stacked running lines ("Table of Contents" over the
                 # company's name over "NOTES ... (Continued)") go row by row.

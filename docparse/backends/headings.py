@@ -130,6 +130,8 @@ def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
     count: a bold lead-in of a list item (``1. Install.``)
     or an unnumbered one (``Note.``, ``Proof.``) stays in its paragraph.
     """
+    if not any([s.bold for ln in lines for s in ln.spans]):
+        return list(lines), set()  # no bold run can open a line (most blocks)
     out: list[Line] = []
     heads: set[int] = set()
     i = 0

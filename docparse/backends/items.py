@@ -148,6 +148,8 @@ def superscripts(lines: Sequence[Line]) -> set[str]:
 
 def dominant_font(lines: Sequence[Line]) -> str:
     """The font of most characters of ``lines`` (the first seen among equals)."""
+    if len(lines) == 1 and len(spans := lines[0].spans) == 1:
+        return spans[0].font  # one line of one span (most items of a text-run backend)
     fonts = [s.font for ln in lines for s in ln.spans]
     if not fonts:
         return ""

@@ -146,8 +146,12 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
                 font=dominant_font(lines),
             )
         ]
-    left = min(ln.bbox.x0 for ln in lines)
-    right = max(ln.bbox.x1 for ln in lines)
+    if len(lines) == 1:
+        box = lines[0].bbox
+        left, right = box.x0, box.x1
+    else:
+        left = min([ln.bbox.x0 for ln in lines])
+        right = max([ln.bbox.x1 for ln in lines])
     lines, run_in = split_run_in(lines)
     groups: list[list[Line]] = [[lines[0]]]
     # Each line's facts are read once and carried as the next line's "prev".
