@@ -315,6 +315,8 @@ class _Runs:
         """
         if self.calls.is_generated is None or self.text is None or self.n_units != self.n_chars:
             return None
+        if 2 * self.n_rects < self.n_chars:
+            return None  # more spaces than glyphs: a page of words or lines, not worth a look
         codes = np.frombuffer(self.units, np.uint16)
         blank = (codes == 32) | (codes == 13) | (codes == 10)
         if self.n_rects != len(codes) - int(np.count_nonzero(blank)):
