@@ -106,6 +106,46 @@ def count_words(text: str) -> int:
     return len(words(text))
 
 
+#: Characters of a dot leader, and how many dots each stands for (an ellipsis, three).
+LEADER_DOTS = {".": 1, "\u00b7": 1, "\u2024": 1, "\u2026": 3}
+_LEADER_MARKS = "".join(LEADER_DOTS)
+
+
+def dot_leader(
+    text: str, min_dots: int, *, at_end: bool = False, marks: str = _LEADER_MARKS
+) -> bool:
+    """Whether ``text`` holds a dot leader of ``min_dots`` dots or more (at its end if ``at_end``).
+
+    A leader is a run of ``marks`` (by default the characters of
+    :data:`LEADER_DOTS`), spaced or not: ``......``, ``. . . .``, ``……``.
+    Read by hand: a pattern searched over a leader of a hundred dots
+    backtracks at every dot.
+
+    >>> dot_leader("Intro . . . .", 4, at_end=True), dot_leader("a.b.c", 3)
+    (True, False)
+    >>> dot_leader("0.99......", 3, marks="."), dot_leader("\u00b7 \u00b7 \u00b7", 3, marks=".")
+    (True, False)
+    """
+    dots = 0
+    if at_end:
+        for c in reversed(text):
+            if c in marks:
+                dots += LEADER_DOTS[c]
+            elif c != " ":
+                break
+        return dots >= min_dots
+    if not any(map(text.__contains__, marks)):
+        return False  # most text holds no mark: found at C speed
+    for c in text:
+        if c in marks:
+            dots += LEADER_DOTS[c]
+            if dots >= min_dots:
+                return True
+        elif c != " ":
+            dots = 0
+    return False
+
+
 def line_joiner(left: str, right: str) -> str:
     """The separator between two wrapped lines: ``""`` between CJK text, else ``" "``.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docparse.backends.layout import join_lines
-from docparse.text import count_words, is_cjk, line_joiner, words
+from docparse.text import count_words, dot_leader, is_cjk, line_joiner, words
 
 
 def test_words_without_cjk_are_whitespace_tokens() -> None:
@@ -110,3 +110,17 @@ def test_records_refuse_a_class_with_post_init() -> None:
 
     with pytest.raises(TypeError, match="__post_init__"):
         records(Checked, 1, {"n": [-1]})
+
+
+def test_dot_leader_counts_spaced_and_weighted_dots_in_a_long_run() -> None:
+    assert dot_leader("Introduction . . . .", 4, at_end=True)
+    assert dot_leader("Introduction ..\u2026", 4, at_end=True)  # an ellipsis is three dots
+    assert not dot_leader("Introduction ... 7", 4, at_end=True)
+    assert dot_leader("0.99......", 3, marks=".")
+    assert not dot_leader("1.2.3.4", 3, marks=".")
+    # Spaced middle dots mark an empty table cell, not a leader of full stops.
+    assert not dot_leader("\u00b7 \u00b7 \u00b7", 3, marks=".")
+    assert dot_leader("\u00b7 \u00b7 \u00b7", 3)
+    long = "." * 100_000 + "x"
+    assert not dot_leader(long, 4, at_end=True)
+    assert dot_leader(long, 4)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from operator import itemgetter
 
 from docparse.backends.table_candidates import Box4, Word, is_number
+from docparse.text import dot_leader
 
 #: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
 _LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
@@ -54,16 +55,19 @@ def without_leaders(words: Iterable[Word]) -> list[Word]:
 
 
 def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
-    """Whether a word inside ``box`` holds a run of leader dots (``......``)."""
+    """Whether a word inside ``box`` holds a run of three leader dots (``...``).
+
+    Full stops only: spaced middle dots (``· · ·``) fill a table cell that
+    has no value, as in astronomy tables, and lead nowhere.
+    """
     return any(
         box[0] <= (w[0] + w[2]) / 2 <= box[2]
         and box[1] <= (w[1] + w[3]) / 2 <= box[3]
-        and _DOTS.search(w[4])
+        and dot_leader(w[4], 3, marks=".")
         for w in words
     )
 
 
-_DOTS = re.compile(r"(?:\.\s?){3,}")
 #: A letter or digit (``str.isalnum``: ``\w`` without the underscore).
 _ALNUM = re.compile(r"[^\W_]")
 
