@@ -317,7 +317,7 @@ class _Runs:
             return None
         if 2 * self.n_rects < self.n_chars:
             return None  # more spaces than glyphs: a page of words or lines, not worth a look
-        codes = np.frombuffer(self.units, np.uint16)
+        codes = np.frombuffer(self.units, "<u2")  # UTF-16-LE code units
         blank = (codes == 32) | (codes == 13) | (codes == 10)
         if self.n_rects != len(codes) - int(np.count_nonzero(blank)):
             return None
