@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from docparse.backends.layout import join_lines
-from docparse.text import count_words, is_cjk, line_joiner, words
+from docparse.text import count_words, dot_leader, is_cjk, line_joiner, words
 
 
 def test_words_without_cjk_are_whitespace_tokens() -> None:
@@ -17,6 +20,12 @@ def test_cjk_characters_are_words_and_punctuation_is_not() -> None:
     assert count_words("这是 Debian 2.100 的手册（版本）。") == 7 + 2
     assert words("「東京」") == ["東", "京"]
     assert count_words("한국어 텍스트 입니다") == 3  # Hangul keeps its spaces
+
+
+@given(st.text(alphabet="a1_-. \t\n\u3000。，「」公式パッー한Ａ２\uff01\U00020001·", max_size=24))
+def test_count_words_is_the_number_of_words(text: str) -> None:
+    # count_words counts CJK tokens without making their words.
+    assert count_words(text) == len(words(text))
 
 
 def test_line_joiner() -> None:
@@ -110,3 +119,17 @@ def test_records_refuse_a_class_with_post_init() -> None:
 
     with pytest.raises(TypeError, match="__post_init__"):
         records(Checked, 1, {"n": [-1]})
+
+
+def test_dot_leader_counts_spaced_and_weighted_dots_in_a_long_run() -> None:
+    assert dot_leader("Introduction . . . .", 4, at_end=True)
+    assert dot_leader("Introduction ..\u2026", 4, at_end=True)  # an ellipsis is three dots
+    assert not dot_leader("Introduction ... 7", 4, at_end=True)
+    assert dot_leader("0.99......", 3, marks=".")
+    assert not dot_leader("1.2.3.4", 3, marks=".")
+    # Spaced middle dots mark an empty table cell, not a leader of full stops.
+    assert not dot_leader("\u00b7 \u00b7 \u00b7", 3, marks=".")
+    assert dot_leader("\u00b7 \u00b7 \u00b7", 3)
+    long = "." * 100_000 + "x"
+    assert not dot_leader(long, 4, at_end=True)
+    assert dot_leader(long, 4)

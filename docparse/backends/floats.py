@@ -79,7 +79,7 @@ def join_caption_labels(pages: Sequence[PageItems]) -> None:
                 continue
             taken.add(id(text))
             head = " ".join(t.strip() for t in label.lines)
-            label.lines = [f"{head} {text.lines[0].strip()}", *text.lines[1:]]
+            label.lines = (f"{head} {text.lines[0].strip()}", *text.lines[1:])
             # Without punctuation after its number ("Table 1 A simple table")
             # the joined text no longer reads as a caption by its words alone.
             label.role = "caption"
@@ -149,7 +149,7 @@ def mark_figure_text(pages: Sequence[PageItems], body: float, body_font: str) ->
             joined = Item(
                 page.number,
                 box,
-                [ln for it in found for ln in it.lines],
+                tuple([ln for it in found for ln in it.lines]),
                 max(it.size for it in found),
                 False,
                 "figure",

@@ -87,7 +87,7 @@ def mark_footnotes(pages: Sequence[PageItems], body: float) -> None:
                 it.kind = "footnote"
                 last = it
             elif last is not None and abs(it.size - last.size) < 0.6 and not it.marker:
-                last.lines.extend(it.lines)
+                last.lines += it.lines
                 last.bbox = last.bbox.union(it.bbox)
                 dropped.add(id(it))
             else:

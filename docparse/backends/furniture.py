@@ -478,7 +478,7 @@ def _split_edge_line(p: PageItems, it: Item, marked: dict[str, list[Item]], top:
     head = BBox(b.x0, b.y0, b.x1, cut) if top else BBox(b.x0, cut, b.x1, b.y1)
     it.bbox = BBox(b.x0, cut, b.x1, b.y1) if top else BBox(b.x0, b.y0, b.x1, cut)
     it.lines = it.lines[1:] if top else it.lines[:-1]
-    row = Item(it.page, head, [line], like.size, like.bold, font=like.font)
+    row = Item(it.page, head, (line,), like.size, like.bold, font=like.font)
     row.kind = "furniture"
     at = p.items.index(it)
     p.items.insert(at if top else at + 1, row)
@@ -535,7 +535,7 @@ def _split_row(p: PageItems, it: Item, cells: list[str], like: Item, top: bool) 
     n_head = max(0, t.n_header_rows - 1) if top else min(t.n_header_rows, len(rows))
     it.table = TableRegion(rest, rows, n_head, tuple(spans))
     it.bbox = rest
-    row = Item(it.page, head, [" ".join(cells)], like.size, like.bold, font=like.font)
+    row = Item(it.page, head, (" ".join(cells),), like.size, like.bold, font=like.font)
     row.kind = "furniture"
     at = p.items.index(it)
     p.items.insert(at if top else at + 1, row)

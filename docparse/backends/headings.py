@@ -429,7 +429,8 @@ def attach_section_numbers(items: list[Item]) -> list[Item]:
             if near and (best is None or it.bbox.x0 < best.bbox.x0):
                 best, best_i = it, i
         if best is not None and not is_section_number(best.text):
-            best.lines[0] = num.text.strip() + " " + best.lines[0].strip()
+            head = num.text.strip() + " " + best.lines[0].strip()
+            best.lines = (head, *best.lines[1:])
             best.bbox = best.bbox.union(num.bbox)
             moved.add(best_i)
             dropped.add(id(num))

@@ -30,11 +30,17 @@ class Item:
 
     ``font`` is the font of most of its characters; ``marker`` the text of
     a superscript that starts it (a footnote's mark), else ``""``.
+
+    ``lines`` is a tuple: the assembly steps that change an item's lines
+    (joining a title's parts, a caption's label, a paragraph's continuation)
+    assign a new tuple. :attr:`text` and :attr:`chars`, read many times per
+    item, are worked out once and kept with the tuple they were made from,
+    so a new tuple makes them again and they cannot go stale.
     """
 
     page: int
     bbox: BBox
-    lines: list[str]
+    lines: tuple[str, ...]
     size: float
     bold: bool
     role: BlockRole | None = None
@@ -45,17 +51,36 @@ class Item:
     extra: list[tuple[int, BBox]] = field(default_factory=list)
     font: str = ""
     marker: str = ""
+    # The lines the kept text and chars were made from (see the class docstring).
+    _text_of: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _text: str = field(default="", init=False, repr=False, compare=False)
+    _chars_of: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _chars: int = field(default=0, init=False, repr=False, compare=False)
 
     @property
     def text(self) -> str:
+        """The lines stripped and joined by a space (blank lines left out)."""
         lines = self.lines
+        if self._text_of is lines:
+            return self._text
         if len(lines) == 1:
-            return lines[0].strip()
-        return " ".join([t for t in map(str.strip, lines) if t])
+            text = lines[0].strip()
+        else:
+            text = " ".join([t for t in map(str.strip, lines) if t])
+        self._text_of = lines
+        self._text = text
+        return text
 
     @property
     def chars(self) -> int:
-        return sum(map(len, self.lines))
+        """Characters of the lines, spaces included."""
+        lines = self.lines
+        if self._chars_of is lines:
+            return self._chars
+        chars = sum(map(len, lines))
+        self._chars_of = lines
+        self._chars = chars
+        return chars
 
 
 @dataclass(slots=True)

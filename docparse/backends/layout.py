@@ -139,7 +139,7 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
             Item(
                 page,
                 _union(ln.bbox for ln in lines),
-                [expand_ligatures(ln.text) for ln in lines],
+                tuple([expand_ligatures(ln.text) for ln in lines]),
                 max((ln.size for ln in lines), default=0.0),
                 all(ln.bold for ln in lines),
                 role,
@@ -199,7 +199,7 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
                 Item(
                     page,
                     ln.bbox,
-                    [expand_ligatures(ln.text)],
+                    (expand_ligatures(ln.text),),
                     ln.size,
                     bool(ln.bold),
                     "heading" if id(ln) in run_in else None,
@@ -212,7 +212,7 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
             Item(
                 page,
                 union_boxes([ln.bbox for ln in g]),
-                [expand_ligatures(ln.text) for ln in g],
+                tuple([expand_ligatures(ln.text) for ln in g]),
                 _dominant_size(g),
                 all(ln.bold for ln in g),
                 "heading" if id(g[-1]) in run_in else None,
@@ -320,7 +320,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
             rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
             if rows:
                 region = TableRegion(block.bbox, rows)
-                items.append(Item(page.number, block.bbox, [], 0.0, False, "table", region))
+                items.append(Item(page.number, block.bbox, (), 0.0, False, "table", region))
             continue
         lines = block.lines
         if tables:
@@ -329,7 +329,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
         items.extend(_split_block(lines, role, page.number))
     items = attach_section_numbers(items)
     for t in tables:
-        items.append(Item(page.number, t.bbox, [], 0.0, False, "table", t))
+        items.append(Item(page.number, t.bbox, (), 0.0, False, "table", t))
     for it in items:
         it.bbox = _clamp(it.bbox, page.width, page.height)
     ordered = _reading_order(items, page.width)
@@ -383,10 +383,10 @@ def _find_title(first: PageItems, body: float) -> str | None:
                     and abs(it.size - top.size) < 0.5
                     and -0.5 * top.size <= it.bbox.y0 - top.bbox.y1 < 0.8 * top.size
                 ):
-                    top.lines.extend(it.lines)
+                    top.lines += it.lines
                     top.bbox = top.bbox.union(it.bbox)
                     it.kind = "title"
-                    it.lines = []
+                    it.lines = ()
             first.items = [it for it in first.items if it.lines or it.table is not None]
             title = top.text
     return title
@@ -516,13 +516,13 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
             continue
         if it.kind in ("paragraph", "list_item") and last_para is not None:
             if _continues(last_para, it):
-                last_para.lines.extend(it.lines)
+                last_para.lines += it.lines
                 last_para.extra.append((it.page, it.bbox))
                 continue
             tail = last_para.lines[-1].rstrip() if last_para.lines else "."
             open_para = not _ends_sentence(tail)
             if open_para and it.kind == "paragraph" and not any(c.isalnum() for c in it.text):
-                last_para.lines.extend(it.lines)
+                last_para.lines += it.lines
                 last_para.extra.append((it.page, it.bbox))
                 continue
             if open_para and it.kind == "paragraph" and abs(it.size - last_para.size) > 1.0:
@@ -566,11 +566,15 @@ def assemble_pages(
     # The section path of the stack, made again only when a heading changes it.
     path_now: tuple[str, ...] = ()
     table_index: dict[int, int] = {}
+    # The header rows of the last table: a table continued on a page repeats them.
+    heads: tuple[tuple[str, ...], ...] = ()
     captions: list[tuple[int, Item]] = []
     after_abstract_heading = False
     for it in order:
         kind: UnitKind = it.kind or "paragraph"
-        prov = (Provenance(it.page, it.bbox), *(Provenance(p, b) for p, b in it.extra))
+        prov: tuple[Provenance, ...] = (Provenance(it.page, it.bbox),)
+        if it.extra:  # a paragraph continued across breaks: one piece a part
+            prov += tuple([Provenance(p, b) for p, b in it.extra])
         if it.table is not None:
             t = it.table
             spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
@@ -581,9 +585,10 @@ def assemble_pages(
             table = Table(
                 rows=rows,
                 # Backends that do not know their header rows: count them as the twins do.
-                n_header_rows=t.n_header_rows or header_row_count(rows),
+                n_header_rows=t.n_header_rows or header_row_count(rows, heads_before=heads),
                 spans=spans,
             )
+            heads = table.rows[: table.n_header_rows]
             table_index[id(it)] = len(drafts)
             drafts.append(
                 UnitDraft(

@@ -19,6 +19,7 @@ from typing import Any
 
 from docparse.backends.pages import Block, Line, TextSpan, line_facts
 from docparse.model import BBox
+from docparse.text import LEADER_DOTS, dot_leader
 
 
 def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
@@ -197,9 +198,8 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     return lines
 
 
-#: Characters of a dot leader, and how many dots each stands for.
-_LEADER_DOTS = {".": 1, "\u00b7": 1, "\u2024": 1, "\u2026": 3}
-_LEADER_CHARS = "".join(_LEADER_DOTS)
+#: Characters of a dot leader (:func:`docparse.text.dot_leader` reads the leaders).
+_LEADER_CHARS = "".join(LEADER_DOTS)
 _PAGE = r"(?:\d{1,4}|[ivxlcdm]{1,7})"
 #: A page number at the end of a contents entry (arabic or roman).
 _PAGE_NUMBER = re.compile(_PAGE, re.IGNORECASE)
@@ -216,20 +216,6 @@ def _text(piece: Sequence[TextSpan]) -> str:
     return " ".join(s.text.strip() for s in piece)
 
 
-def _leader_end(text: str) -> bool:
-    """``text`` ends with a dot leader: four dots or more, spaced or not.
-
-    Read from the end by hand: a pattern searched over a leader of a hundred
-    dots backtracks at every dot."""
-    dots = 0
-    for c in reversed(text):
-        if c in _LEADER_DOTS:
-            dots += _LEADER_DOTS[c]
-        elif c != " ":
-            break
-    return dots >= 4
-
-
 def _leader_page_end(text: str) -> bool:
     """``text`` ends with a dot leader and the page number it leads to."""
     head = text.rstrip("0123456789")
@@ -238,7 +224,7 @@ def _leader_page_end(text: str) -> bool:
     return (
         1 <= len(text) - len(head) <= 7
         and _PAGE_NUMBER.fullmatch(text[len(head) :]) is not None
-        and _leader_end(head)
+        and dot_leader(head, 4, at_end=True)
     )
 
 
@@ -307,7 +293,11 @@ def _join_led(pieces: list[list[TextSpan]], edges: Counter[int]) -> list[list[Te
         after = k + 1
         if _leader_page_end(text):
             entry = piece
-        elif after < n and _leader_end(text) and _PAGE_NUMBER.fullmatch(_text(pieces[after])):
+        elif (
+            after < n
+            and dot_leader(text, 4, at_end=True)
+            and _PAGE_NUMBER.fullmatch(_text(pieces[after]))
+        ):
             entry = piece + pieces[after]
             after += 1
         else:

@@ -274,7 +274,9 @@ class PageContent:
     @property
     def n_chars(self) -> int:
         """Non-space characters of the text layer, unmapped glyphs included."""
-        text = "".join([s.text for b in self.blocks for ln in b.lines for s in ln.spans])
+        # A line's text is its spans' texts with at most spaces put between
+        # them: the same characters but spaces, read a line at a time.
+        text = "".join([ln.text for b in self.blocks for ln in b.lines])
         return self.unmapped_glyphs + len(text) - text.count(" ")
 
     @property

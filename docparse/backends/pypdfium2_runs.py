@@ -18,6 +18,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from docparse.backends.base import TextSpan
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import new_bboxes, new_spans
@@ -53,7 +56,10 @@ class TextCalls:
     function pointer without them passes Python ints and a ``c_void_p``
     handle as they are (about 0.3 us). A page costs thousands of calls (one
     per character for the unmapped-glyph check), so the bare pointers halve
-    the backend's reading time. A stand-in that is not ctypes (tests) is
+    the backend's reading time. They are made with ``PYFUNCTYPE``, which
+    keeps the GIL over the call: PDFium's text calls are a few hundred
+    nanoseconds and call no Python, and letting the GIL go and taking it back
+    cost about 30 ns a call of that (a sixth). A stand-in that is not ctypes (tests) is
     called as it is. Made once for a document and used for all its pages
     (it holds no page's handle), so not shared between threads: the
     rectangle slots (:meth:`rects`) are written by every page.
@@ -77,32 +83,34 @@ class TextCalls:
         self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
         self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
+        generated = getattr(raw, "FPDFText_IsGenerated", None)
+        self.is_generated = None if generated is None else self._fn(generated)
+        #: Where FPDFText_GetFontInfo writes a font's name (NUL-terminated).
+        self.name_buffer = ctypes.create_string_buffer(256)
         self._slots: Any = None  # the doubles FPDFText_GetRect writes into
         self._pointers: tuple[list[Any], ...] = ()
-        self._values: Any = None  # the slots as a memoryview of doubles
 
     def _fn(self, fn: Any, restype: Any = ctypes.c_int) -> Any:
         if not self.bare:
             return fn
-        bare = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
-        bare.restype = restype
-        return bare
+        address: int = ctypes.cast(fn, ctypes.c_void_p).value  # type: ignore[assignment]
+        return ctypes.PYFUNCTYPE(restype)(address)
 
     def handle(self, textpage: Any) -> Any:
         """The handle of ``textpage`` (a pypdfium2 text page's ``raw``) as the calls take it."""
         return ctypes.cast(textpage, ctypes.c_void_p) if self.bare else textpage
 
-    def rects(self, handle: Any, n: int) -> tuple[list[float], ...]:
+    def rects(self, handle: Any, n: int) -> npt.NDArray[np.float64]:
         """The left, bottom, right and top edges (PDF space) of the first ``n``
-        rectangles of the last ``FPDFText_CountRects`` on ``handle``, as four columns.
+        rectangles of the last ``FPDFText_CountRects`` on ``handle``, a row each.
 
         ``FPDFText_GetRect`` writes through four pointers: made once and kept
         for the next pages (a pointer made a call costs more than the call),
         the page's rectangles are read by one ``map`` into one array of
-        doubles, four a rectangle, which is then cut into the columns.
+        doubles, four a rectangle, copied out as an ``(n, 4)`` array.
         """
         if n <= 0:
-            return [], [], [], []
+            return np.empty((0, 4))
         if n > len(self._pointers[0] if self._pointers else ()):
             size = max(n, 1024, 2 * len(self._pointers[0]) if self._pointers else 0)
             self._slots = (ctypes.c_double * (4 * size))()
@@ -110,12 +118,8 @@ class TextCalls:
             # GetRect's order is left, top, right, bottom; a rectangle's slots
             # hold left, bottom, right, top.
             self._pointers = (slots[0::4], slots[3::4], slots[2::4], slots[1::4])
-            # Read back through a memoryview (a ctypes array's own slicing makes
-            # its floats one at a time, at twice the cost).
-            self._values = memoryview(self._slots).cast("B").cast("d")
         _drain(map(self.get_rect, itertools.repeat(handle, n), range(n), *self._pointers))
-        values = self._values[: 4 * n]
-        return tuple(values[k::4].tolist() for k in range(4))
+        return np.frombuffer(self._slots, np.float64, 4 * n).reshape(n, 4).copy()
 
 
 class _Runs:
@@ -155,8 +159,13 @@ class _Runs:
         self.text: str | None = text if plain else None
         self._bounds: tuple[Sequence[int], list[int]] | None = None
         self.n_rects = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
-        #: The rectangles' left, bottom, right and top edges, PDF space (y upwards).
-        self.edges = calls.rects(handle, self.n_rects)
+        #: The rectangles' left, bottom, right and top edges, PDF space (y upwards), a row each.
+        self.boxes = calls.rects(handle, self.n_rects)
+
+    @property
+    def edges(self) -> tuple[list[float], ...]:
+        """The rectangles' left, bottom, right and top edges as four columns."""
+        return tuple(self.boxes[:, k].tolist() for k in range(4))
 
     def mark_unmapped(self, ranges: Iterable[tuple[int, int]]) -> int:
         """Put U+FFFD in the text in place of each glyph PDFium could not map to
@@ -223,7 +232,16 @@ class _Runs:
             lo, step = e + 1, step * 2
 
     def starts(self) -> list[int]:
-        """The first character index of every run, in order.
+        """The first character index of every run, in order: read off the text
+        when every shown character is a run of its own (:meth:`_glyph_starts`),
+        else searched for (:meth:`_searched_starts`)."""
+        if not self.n_rects:
+            return []
+        glyphs = self._glyph_starts()
+        return self._searched_starts() if glyphs is None else glyphs
+
+    def _searched_starts(self) -> list[int]:
+        """The first character index of every run, found by counting rectangles.
 
         The next run starts at the least character ``e`` with two rectangles
         over the characters from the previous run's start to ``e``. The first
@@ -233,8 +251,6 @@ class _Runs:
         locals: it runs once a run, and a method call a probe cost more
         than the probe's C call.)
         """
-        if not self.n_rects:
-            return []
         first = self._gallop(0, 0, 1, 1)
         if first is None:
             return []
@@ -283,6 +299,34 @@ class _Runs:
             guess = lo - prev
             prev = lo
         return out
+
+    def _glyph_starts(self) -> list[int] | None:
+        """The runs' first characters of a page that sets every glyph apart
+        (a run a character), or ``None`` for any other page.
+
+        Guess: every character the text does not show as a space or a line
+        break starts a run. The guess is right when the page has as many
+        rectangles as guessed starts and every other character is one PDFium
+        generated: then no other character has a rectangle, so every run
+        starts at a guessed character, the first guessed one starts the
+        first, and as many runs as guesses leave no guess out. One C call a
+        space instead of the search's one or two a run (a 10-K set this way
+        has 3,000 runs a page).
+        """
+        if self.calls.is_generated is None or self.text is None or self.n_units != self.n_chars:
+            return None
+        if 2 * self.n_rects < self.n_chars:
+            return None  # more spaces than glyphs: a page of words or lines, not worth a look
+        codes = np.frombuffer(self.units, "<u2")  # UTF-16-LE code units
+        blank = (codes == 32) | (codes == 13) | (codes == 10)
+        if self.n_rects != len(codes) - int(np.count_nonzero(blank)):
+            return None
+        gaps = np.flatnonzero(blank).tolist()
+        flags = list(map(self.calls.is_generated, itertools.repeat(self.handle, len(gaps)), gaps))
+        if flags.count(1) != len(gaps):
+            return None
+        # Characters before the first run go to it (see texts()): it starts at 0.
+        return [0, *np.flatnonzero(~blank)[1:].tolist()]
 
     def text_index(self, char: int, stop: int) -> int:
         """The text index of ``char`` or of the first character after it, before ``stop``,
@@ -363,11 +407,15 @@ class _Runs:
         calls, handle = self.calls, self.handle
         flags = ctypes.c_int()
         ref = ctypes.byref(flags)
-        size = int(calls.font_info(handle, char, None, _ulong(calls, 0), ref))
+        # One call into the kept buffer for a name that fits (PDFium copies the
+        # name only into a buffer long enough, and says how long it is).
+        buf = calls.name_buffer
+        size = int(calls.font_info(handle, char, buf, _ulong(calls, len(buf)), ref))
         if size <= 0:
             return "", 0
-        buf = ctypes.create_string_buffer(size)
-        calls.font_info(handle, char, buf, _ulong(calls, size), ref)
+        if size > len(buf):
+            buf = ctypes.create_string_buffer(size)
+            calls.font_info(handle, char, buf, _ulong(calls, size), ref)
         return buf.value.decode("utf-8", "replace"), flags.value
 
 
@@ -441,6 +489,11 @@ def page_runs(
     return _spans(reader, shown, starts, fonts, (left, top), bold_weight), unmapped
 
 
+#: Pages with at least this many runs find their words over arrays (numpy's
+#: cost a call is repaid past about this many runs; fewer go by the loop).
+_ARRAY_RUNS = 512
+
+
 def _spans(
     reader: _Runs,
     shown: list[str],
@@ -453,7 +506,7 @@ def _spans(
     a field instead of a Python loop a run: a page can have thousands)."""
     stripped = list(map(str.strip, shown))
     n = len(stripped)
-    edges = [e[:n] if len(e) > n else e for e in reader.edges]
+    box = reader.boxes[:n]
     # A run that ends in a space (PDFium's generated word gap), or before a
     # blank run, ends a word.
     spaced = list(map(operator.ne, map(len, shown), map(len, map(str.rstrip, shown))))
@@ -463,7 +516,7 @@ def _spans(
         starts = list(itertools.compress(starts, keep))
         fonts = list(itertools.compress(fonts, keep))
         spaced = list(itertools.compress(spaced, keep))
-        edges = [list(itertools.compress(e, keep)) for e in edges]
+        box = box[np.fromiter(map(bool, keep), bool, n)]
         stripped = list(filter(None, keep))
         n = len(stripped)
     if not n:
@@ -471,10 +524,29 @@ def _spans(
     calls, handle = reader.calls, reader.handle
     # The run's first character carries its font size.
     sizes = list(map(calls.font_size, itertools.repeat(handle, n), starts))
-    cuts = _word_starts(edges, fonts, sizes, spaced)
-    if len(cuts) < n:
-        stripped, edges, starts, fonts, sizes = _join_runs(
-            cuts, stripped, edges, starts, fonts, sizes
+    left, top = corner
+    if n >= _ARRAY_RUNS:
+        stripped, edges, starts, fonts, sizes = _array_words(
+            box, stripped, starts, fonts, sizes, spaced
+        )
+        x0, y0, x1, y1 = edges  # PDF space: y grows upwards
+        # numpy's float64 arithmetic is Python's: the same coordinates.
+        boxes = new_bboxes(
+            (x0 - left).tolist(), (top - y1).tolist(), (x1 - left).tolist(), (top - y0).tolist()
+        )
+    else:
+        columns: list[list[float]] = box.T.tolist()
+        cuts = _word_starts(columns, fonts, sizes, spaced)
+        if len(cuts) < n:
+            stripped, columns, starts, fonts, sizes = _join_runs(
+                cuts, stripped, columns, starts, fonts, sizes
+            )
+        a0, b0, a1, b1 = columns
+        boxes = new_bboxes(
+            map(operator.sub, a0, itertools.repeat(left)),
+            map(operator.sub, itertools.repeat(top), b1),
+            map(operator.sub, a1, itertools.repeat(left)),
+            map(operator.sub, itertools.repeat(top), b0),
         )
     names = list(map(_NAME, fonts))
     # A font's weight is read once, at its first run.
@@ -484,15 +556,71 @@ def _spans(
         for name in set(names)
     }
     bolds = list(map(bold_of.__getitem__, names))
-    left, top = corner
-    x0, y0, x1, y1 = edges  # PDF space: y grows upwards
-    boxes = new_bboxes(
-        map(operator.sub, x0, itertools.repeat(left)),
-        map(operator.sub, itertools.repeat(top), y1),
-        map(operator.sub, x1, itertools.repeat(left)),
-        map(operator.sub, itertools.repeat(top), y0),
-    )
     return new_spans(stripped, boxes, sizes, bolds, names)
+
+
+_Floats = npt.NDArray[np.float64]
+
+
+def _array_words(
+    box: _Floats,
+    texts: list[str],
+    starts: list[int],
+    fonts: list[tuple[str, int]],
+    sizes: list[float],
+    spaced: list[bool],
+) -> tuple[list[str], tuple[_Floats, ...], list[int], list[tuple[str, int]], list[float]]:
+    """:func:`_word_starts` and :func:`_join_runs` over arrays, for a page of many runs.
+
+    ``box``: the runs' left, bottom, right and top edges, a row each. The
+    same tests, each over all runs at once; ``np.where`` where the loop takes
+    the smaller or larger of two, so that a NaN edge decides as there. The
+    words' edges come back as four arrays.
+    """
+    n = len(texts)
+    ids: dict[tuple[str, int], int] = {}
+    font = np.fromiter(map(ids.setdefault, fonts, itertools.count()), np.int64, n)
+    size = np.array(sizes, np.float64)
+    x0, b, x1, t = box.T
+    h = t - b
+    s = size[1:]
+    join = (
+        (font[1:] == font[:-1])
+        & (s == size[:-1])
+        & ~np.fromiter(spaced, bool, n)[:-1]
+        & (x0[:-1] <= x0[1:])
+        & (x1[:-1] <= x1[1:])
+        & (x0[1:] - x1[:-1] <= 0.15 * np.where(s > 1.0, s, 1.0))
+    )
+    # On one baseline: the boxes overlap by more than half the smaller height.
+    overlap = np.where(t[1:] < t[:-1], t[1:], t[:-1]) - np.where(b[1:] > b[:-1], b[1:], b[:-1])
+    join &= overlap > 0.5 * np.where(h[1:] < h[:-1], h[1:], h[:-1])
+    if not join.any():
+        return texts, (x0, b, x1, t), starts, fonts, sizes
+    cuts = np.flatnonzero(np.concatenate(([True], ~join)))
+    ends = np.append(cuts[1:], n)
+    first, stop = cuts.tolist(), ends.tolist()
+    groups = list(map(slice, first, stop))
+    words = list(map("".join, map(texts.__getitem__, groups)))
+    if np.isfinite(box[:, 1::2]).all() and box[:, 1::2].all():
+        bottom, top = np.minimum.reduceat(b, cuts), np.maximum.reduceat(t, cuts)
+    else:
+        # min() and max() as the loop takes them: numpy's differ on NaN and on -0.0 against 0.0.
+        bs, ts = b.tolist(), t.tolist()
+        bottom = np.array(list(map(min, map(bs.__getitem__, groups))), np.float64)
+        top = np.array(list(map(max, map(ts.__getitem__, groups))), np.float64)
+    pick = operator.itemgetter(*first) if len(first) > 1 else None
+
+    def firsts(column: list[Any]) -> list[Any]:
+        return list(pick(column)) if pick is not None else [column[0]]
+
+    return (
+        words,
+        (x0[cuts], bottom, x1[ends - 1], top),
+        firsts(starts),
+        firsts(fonts),
+        firsts(sizes),
+    )
 
 
 def _word_starts(

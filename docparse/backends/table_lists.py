@@ -34,6 +34,7 @@ from docparse.backends.table_candidates import (
 )
 from docparse.backends.table_regions import page_rows
 from docparse.backends.table_rows import baseline_rows, row_phrases
+from docparse.text import dot_leader
 
 #: List markers: bullets, ``1.``, ``(1)``, ``a)``, ``(iv)`` (the twin's list-table keys) and
 #: clause numbers closed by a dot (``5.8.``: a contract's numbered paragraphs).
@@ -45,7 +46,6 @@ _MARKER = re.compile(
 #: A key: an item number, perhaps marked (``*10.1``, ``10.16(a)``, ``101.INS``, ``31.1``).
 _KEY = re.compile(r"^[*\u2020\u2021#]*\d[\w.()\-]*$")
 _TOLERANCE = 3.0
-_DOTS = re.compile(r"(?:\.\s?){3,}")
 
 
 def _key_line(phrases: Sequence[Sequence[Word]]) -> tuple[float, float, float] | None:
@@ -333,7 +333,9 @@ def _running_text(
     if sum(t[:1].islower() for t in texts) > 0.3 * len(texts):
         return True
     return any(
-        _DOTS.search(" ".join(w[4] for p in lines[k] for w in p)) for e in entries for k in e
+        dot_leader(" ".join(w[4] for p in lines[k] for w in p), 3, marks=".")
+        for e in entries
+        for k in e
     )
 
 

@@ -16,9 +16,11 @@ from collections.abc import Iterable, Sequence
 from operator import itemgetter
 
 from docparse.backends.table_candidates import Box4, Word, is_number
+from docparse.text import dot_leader
 
 #: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
 _LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
+_MID_DOTS = "\u00b7\u2026"
 
 
 def without_leaders(words: Iterable[Word]) -> list[Word]:
@@ -30,12 +32,17 @@ def without_leaders(words: Iterable[Word]) -> list[Word]:
     rule, never as cell text. A word that is all leader is dropped; a leader
     at either end of a word is cut off and the word's box shrunk in
     proportion to the characters left (the label ``0.99`` of ``0.99......``).
-    A lone ``-`` or ``—`` (a nil value) and an ellipsis of two dots stay.
+    A lone ``-`` or ``—`` (a nil value) and an ellipsis of two dots stay, and
+    so does a word of three middle dots or fewer (``···``, LaTeX's ``\\cdots``):
+    it stands in a cell for a missing value, where a leader fills a gap.
     """
     out: list[Word] = []
     for w in words:
         text = w[4]
-        if _LEADER.fullmatch(text.strip()):
+        bare = text.strip()
+        if _LEADER.fullmatch(bare):
+            if bare[0] in _MID_DOTS and not dot_leader(bare, 4, marks=_MID_DOTS):
+                out.append(w)
             continue
         m = _LEADER.search(text)
         if m is None:
@@ -54,16 +61,19 @@ def without_leaders(words: Iterable[Word]) -> list[Word]:
 
 
 def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
-    """Whether a word inside ``box`` holds a run of leader dots (``......``)."""
+    """Whether a word inside ``box`` holds a run of three leader dots (``...``).
+
+    Full stops only: spaced middle dots (``· · ·``) fill a table cell that
+    has no value, as in astronomy tables, and lead nowhere.
+    """
     return any(
         box[0] <= (w[0] + w[2]) / 2 <= box[2]
         and box[1] <= (w[1] + w[3]) / 2 <= box[3]
-        and _DOTS.search(w[4])
+        and dot_leader(w[4], 3, marks=".")
         for w in words
     )
 
 
-_DOTS = re.compile(r"(?:\.\s?){3,}")
 #: A letter or digit (``str.isalnum``: ``\w`` without the underscore).
 _ALNUM = re.compile(r"[^\W_]")
 

@@ -50,29 +50,26 @@ def expand_ligatures(text: str) -> str:
 def vocabulary(lines: Iterable[str]) -> set[str]:
     """Lower-cased words of ``lines``, leaving out line-final hyphenated fragments."""
     vocab: set[str] = set()
-    heads: list[str] = []
+    # Words never span whitespace, so the lines' words are the words of their
+    # tokens: each distinct token is read once (a document repeats most of its
+    # tokens), by one regex scan over them all, and each word lower-cased once.
+    tokens: set[str] = set()
     for line in lines:
         toks = line.split()
         if not toks:
             continue
         last = toks[-1]
-        head = line
         if last[-1:] in _HYPHENS:
             toks.pop()
-            # The text before the last token (a suffix of the stripped line).
-            head = line.rstrip()[: -len(last)]
             tok = last.rstrip(_HYPHENS)
             # The fragment before a line-end hyphen is not evidence of a word,
             # but the complete parts before it are ("state-of-the-").
             parts = tok.split("-")[:-1]
             vocab.update(p.lower() for p in parts if p.isalpha())
-        heads.append(head)
-        if "-" in head:
+        tokens.update(toks)
+        if "-" in line:
             vocab.update(tok.strip(".,;:()[]\"'").lower() for tok in toks if "-" in tok)
-    # Words never span whitespace, so the lines' words are the words of the
-    # lines joined by line breaks: one regex scan in all.
-    # Each distinct word is lower-cased once (a document repeats most of its words).
-    vocab.update(map(str.lower, set(_WORD_RE.findall("\n".join(heads)))))
+    vocab.update(map(str.lower, set(_WORD_RE.findall("\n".join(tokens)))))
     return vocab
 
 
