@@ -172,33 +172,35 @@ def build_document(
     text but take no words, so positions measure document content only.
     """
     did = doc_id if doc_id is not None else file_hash(path)
-    kept: list[tuple[int, UnitDraft, str]] = []
+    ds: list[UnitDraft] = []
+    texts: list[str] = []
+    index_of: dict[int, int] = {}  # draft index -> unit order, for related
     for i, d in enumerate(drafts):
         text = clean_text(d.text)
-        if not text and d.table is not None:
+        if not text:
+            if d.table is None:
+                continue
             text = clean_text(table_text(d.table))
-        if not text and d.table is None:
-            continue
-        kept.append((i, d, text))
+        index_of[i] = len(ds)
+        ds.append(d)
+        texts.append(text)
 
-    texts = [text for _, _, text in kept]
-    content_words = [0 if d.kind == "furniture" else count_words(text) for (_, d, text) in kept]
+    n = len(ds)
+    kinds = [d.kind for d in ds]
+    content_words = [
+        0 if k == "furniture" else count_words(t) for k, t in zip(kinds, texts, strict=True)
+    ]
     total = sum(content_words)
     tokens = count_tokens_batch(texts)
-
-    ids: list[str] = []
-    index_of: dict[int, int] = {}
-    for order, (i, d, text) in enumerate(kept):
-        ids.append(f"{did}:{order:05d}:{content_hash(d.kind + chr(0) + text, 8)}")
-        index_of[i] = order
+    ids = [
+        f"{did}:{order:05d}:{content_hash(k + chr(0) + t, 8)}"
+        for order, k, t in zip(range(n), kinds, texts, strict=True)
+    ]
 
     # Word offsets: each unit starts where the one before it ends.
     ends = list(itertools.accumulate(content_words))
     starts = [0, *ends[:-1]] if ends else []
-    positions = [start / total if total else 0.0 for start in starts]
-    ds = [d for _, d, _ in kept]
-    kinds = [d.kind for d in ds]
-    n = len(kept)
+    positions = [start / total for start in starts] if total else [0.0] * n
     units = records(
         SourceUnit,
         n,
@@ -218,7 +220,10 @@ def build_document(
             "provenance": [tuple(d.provenance) for d in ds],
             "table": [d.table for d in ds],
             "annotations": [tuple(d.annotations) for d in ds],
-            "related": [tuple(ids[index_of[j]] for j in d.related if j in index_of) for d in ds],
+            "related": [
+                tuple(ids[index_of[j]] for j in d.related if j in index_of) if d.related else ()
+                for d in ds
+            ],
         },
     )
 

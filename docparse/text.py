@@ -71,6 +71,9 @@ _CJK_PUNCT = "\u3000-\u303f\uff00-\uff65\uffe0-\uffee"
 _CJK_CHAR = re.compile(f"[{_CJK_LETTERS}]")
 _CJK_WORD = re.compile(f"[{_CJK_LETTERS}]|[^\\s{_CJK_LETTERS}]+")
 _PUNCT_ONLY = re.compile(f"[{_CJK_PUNCT}]+")
+_CJK_RUN = re.compile(f"[{_CJK_LETTERS}]+")
+# A character str.isalnum() accepts: re's \w is isalnum() and "_".
+_ALNUM = re.compile(r"[^\W_]")
 _WIDE = re.compile(f"[{_CJK_LETTERS}{_CJK_PUNCT}]")
 
 
@@ -100,10 +103,23 @@ def words(text: str) -> list[str]:
 
 
 def count_words(text: str) -> int:
-    """Number of words in ``text`` (whitespace tokens; one per CJK character)."""
+    """Number of words in ``text`` (whitespace tokens; one per CJK character).
+
+    ``len(words(text))``, counted without making the words: in a token
+    with CJK characters each of them is a word, and so is each run between
+    them that holds a letter or digit.
+    """
     if text.isascii() or not _CJK_CHAR.search(text):
         return len(text.split())
-    return len(words(text))
+    n = 0
+    for tok in text.split():
+        runs = _CJK_RUN.split(tok)  # the runs around the CJK characters ("" if none)
+        if len(runs) == 1:
+            n += not _PUNCT_ONLY.fullmatch(tok)
+        else:
+            letters = len(tok) - sum(map(len, runs))
+            n += letters + sum(1 for run in runs if _ALNUM.search(run))
+    return n
 
 
 #: Characters of a dot leader, and how many dots each stands for (an ellipsis, three).

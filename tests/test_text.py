@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from docparse.backends.layout import join_lines
 from docparse.text import count_words, dot_leader, is_cjk, line_joiner, words
 
@@ -17,6 +20,12 @@ def test_cjk_characters_are_words_and_punctuation_is_not() -> None:
     assert count_words("这是 Debian 2.100 的手册（版本）。") == 7 + 2
     assert words("「東京」") == ["東", "京"]
     assert count_words("한국어 텍스트 입니다") == 3  # Hangul keeps its spaces
+
+
+@given(st.text(alphabet="a1_-. \t\n\u3000。，「」公式パッー한Ａ２\uff01\U00020001·", max_size=24))
+def test_count_words_is_the_number_of_words(text: str) -> None:
+    # count_words counts CJK tokens without making their words.
+    assert count_words(text) == len(words(text))
 
 
 def test_line_joiner() -> None:

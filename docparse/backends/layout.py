@@ -570,6 +570,8 @@ def assemble_pages(
     # The section path of the stack, made again only when a heading changes it.
     path_now: tuple[str, ...] = ()
     table_index: dict[int, int] = {}
+    # The header rows of the last table: a table continued on a page repeats them.
+    heads: tuple[tuple[str, ...], ...] = ()
     captions: list[tuple[int, Item]] = []
     after_abstract_heading = False
     for it in order:
@@ -587,9 +589,10 @@ def assemble_pages(
             table = Table(
                 rows=rows,
                 # Backends that do not know their header rows: count them as the twins do.
-                n_header_rows=t.n_header_rows or header_row_count(rows),
+                n_header_rows=t.n_header_rows or header_row_count(rows, heads_before=heads),
                 spans=spans,
             )
+            heads = table.rows[: table.n_header_rows]
             table_index[id(it)] = len(drafts)
             drafts.append(
                 UnitDraft(

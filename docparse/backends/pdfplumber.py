@@ -13,6 +13,7 @@ import copy
 import itertools
 import logging
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,59 @@ def _span(w: Mapping[str, Any]) -> TextSpan:
         bold=_bold(str(w.get("fontname", ""))),
         font=str(w.get("fontname", "")),
     )
+
+
+def page_words(
+    chars: Sequence[dict[str, Any]], x_tolerance: float, y_tolerance: float
+) -> list[dict[str, Any]]:
+    """The words of a page's ``chars``, made by pdfplumber's word extractor, with their
+    type size and font name.
+
+    Two things a reader never sees split a word here, so they are undone
+    before pdfplumber makes words: a space character drawn over a glyph
+    (filings pad amounts with spaces, and one may start inside a digit:
+    ``1 ,696`` for ``1,696``, :func:`without_overlaid_spaces`), and a change
+    of font inside a word (a subset font holding one glyph: ``e q uity``).
+    Words are still split where the type size changes (a subscript or a
+    note mark set against its word); a word's font is that of its first
+    character, as pdfplumber gives it.
+    """
+    from pdfplumber.utils.text import WordExtractor  # optional dependency: imported on use
+
+    extractor = WordExtractor(
+        x_tolerance=x_tolerance, y_tolerance=y_tolerance, extra_attrs=["size"]
+    )
+    words: list[dict[str, Any]] = []
+    for word, word_chars in extractor.iter_extract_tuples(without_overlaid_spaces(chars)):
+        word["fontname"] = word_chars[0]["fontname"]
+        words.append(word)
+    return words
+
+
+def without_overlaid_spaces(chars: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``chars`` without the spaces that start inside a glyph of their line by more than
+    half their width (a space drawn over a digit, wherever it comes in the drawing order)."""
+    glyphs: dict[int, list[tuple[float, float, float]]] = {}
+    for c in chars:
+        if c["upright"] and not str(c["text"]).isspace():
+            top = float(c["top"])
+            glyphs.setdefault(int(top), []).append((float(c["x0"]), float(c["x1"]), top))
+    for row in glyphs.values():
+        row.sort()
+    starts = {k: [g[0] for g in row] for k, row in glyphs.items()}
+
+    def overlaid(c: dict[str, Any]) -> bool:
+        x0, x1, top = float(c["x0"]), float(c["x1"]), float(c["top"])
+        for k in (int(top) - 1, int(top), int(top) + 1):
+            row = glyphs.get(k)
+            if not row:
+                continue
+            i = bisect_right(starts[k], x0) - 1
+            if i >= 0 and abs(row[i][2] - top) < 1 and row[i][1] - x0 > 0.5 * (x1 - x0):
+                return True
+        return False
+
+    return [c for c in chars if not (c["upright"] and str(c["text"]).isspace() and overlaid(c))]
 
 
 def lines_from_words(words: list[Mapping[str, Any]]) -> list[Line]:
@@ -665,12 +719,8 @@ class PdfplumberBackend(PdfBackend):
 
     @staticmethod
     def _words(page: Any, config: PdfplumberConfig) -> list[Any]:
-        words: list[Any] = page.extract_words(
-            x_tolerance=config.x_tolerance,
-            y_tolerance=config.y_tolerance,
-            extra_attrs=["size", "fontname"],
-        )
-        return words
+        """pdfplumber's words of ``page`` (:func:`page_words`)."""
+        return page_words(page.chars, config.x_tolerance, config.y_tolerance)
 
     def _read(
         self,

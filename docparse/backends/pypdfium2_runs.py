@@ -83,6 +83,8 @@ class TextCalls:
         self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
         self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
         self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
+        generated = getattr(raw, "FPDFText_IsGenerated", None)
+        self.is_generated = None if generated is None else self._fn(generated)
         #: Where FPDFText_GetFontInfo writes a font's name (NUL-terminated).
         self.name_buffer = ctypes.create_string_buffer(256)
         self._slots: Any = None  # the doubles FPDFText_GetRect writes into
@@ -230,7 +232,16 @@ class _Runs:
             lo, step = e + 1, step * 2
 
     def starts(self) -> list[int]:
-        """The first character index of every run, in order.
+        """The first character index of every run, in order: read off the text
+        when every shown character is a run of its own (:meth:`_glyph_starts`),
+        else searched for (:meth:`_searched_starts`)."""
+        if not self.n_rects:
+            return []
+        glyphs = self._glyph_starts()
+        return self._searched_starts() if glyphs is None else glyphs
+
+    def _searched_starts(self) -> list[int]:
+        """The first character index of every run, found by counting rectangles.
 
         The next run starts at the least character ``e`` with two rectangles
         over the characters from the previous run's start to ``e``. The first
@@ -240,8 +251,6 @@ class _Runs:
         locals: it runs once a run, and a method call a probe cost more
         than the probe's C call.)
         """
-        if not self.n_rects:
-            return []
         first = self._gallop(0, 0, 1, 1)
         if first is None:
             return []
@@ -290,6 +299,34 @@ class _Runs:
             guess = lo - prev
             prev = lo
         return out
+
+    def _glyph_starts(self) -> list[int] | None:
+        """The runs' first characters of a page that sets every glyph apart
+        (a run a character), or ``None`` for any other page.
+
+        Guess: every character the text does not show as a space or a line
+        break starts a run. The guess is right when the page has as many
+        rectangles as guessed starts and every other character is one PDFium
+        generated: then no other character has a rectangle, so every run
+        starts at a guessed character, the first guessed one starts the
+        first, and as many runs as guesses leave no guess out. One C call a
+        space instead of the search's one or two a run (a 10-K set this way
+        has 3,000 runs a page).
+        """
+        if self.calls.is_generated is None or self.text is None or self.n_units != self.n_chars:
+            return None
+        if 2 * self.n_rects < self.n_chars:
+            return None  # more spaces than glyphs: a page of words or lines, not worth a look
+        codes = np.frombuffer(self.units, "<u2")  # UTF-16-LE code units
+        blank = (codes == 32) | (codes == 13) | (codes == 10)
+        if self.n_rects != len(codes) - int(np.count_nonzero(blank)):
+            return None
+        gaps = np.flatnonzero(blank).tolist()
+        flags = list(map(self.calls.is_generated, itertools.repeat(self.handle, len(gaps)), gaps))
+        if flags.count(1) != len(gaps):
+            return None
+        # Characters before the first run go to it (see texts()): it starts at 0.
+        return [0, *np.flatnonzero(~blank)[1:].tolist()]
 
     def text_index(self, char: int, stop: int) -> int:
         """The text index of ``char`` or of the first character after it, before ``stop``,

@@ -7,7 +7,11 @@ that misses row boundaries lumps data lines into one row
 header comes out with each body row one merged cell
 (:func:`spread_merged_cells`, with :func:`column_starts`). Two tables
 stacked in one region, each under its own header, are cut apart
-(:func:`header_blocks`).
+(:func:`header_blocks`). Regions of rows of numbers are mended before they
+are read: runs across both columns of a two-column page give way to each
+column's own runs (:func:`column_runs_first`), titles and notes in a larger
+type are cut off their ends (:func:`without_larger_type`) and closing totals
+with long labels taken in (:func:`with_closing_rows`).
 """
 
 from __future__ import annotations
@@ -16,11 +20,24 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from docparse.backends.table_candidates import Box4, Word, is_number
+from docparse.backends.table_candidates import (
+    Box4,
+    Line,
+    Word,
+    is_number,
+    numeric_regions,
+    phrase_gap,
+)
 from docparse.backends.table_checks import grid_fill
 from docparse.backends.table_headers import NUMBER_CELL
 from docparse.backends.table_regions import Box
-from docparse.backends.table_rows import clip_rows, cut_above, valued_row
+from docparse.backends.table_rows import (
+    baseline_rows,
+    clip_rows,
+    cut_above,
+    row_phrases,
+    valued_row,
+)
 
 
 def _iou(a: Box, b: Box) -> float:
@@ -292,3 +309,207 @@ def joined_runs(regions: Sequence[Sequence[float]]) -> list[Box4]:
         else:
             out.append(box)
     return out
+
+
+def column_runs_first(
+    regions: Sequence[Sequence[float]],
+    lines: Sequence[Line],
+    words: Sequence[Word],
+    page_width: float,
+    max_header: int | None = None,
+) -> list[Box4]:
+    """``regions`` without the runs across both page columns that are the columns' tables.
+
+    On a two-column page a statement set in one column shares its baselines
+    with the other column's text or statement, and a finder of rows of
+    numbers over the whole width (``regions``, from
+    :func:`~docparse.backends.table_candidates.numeric_regions`) reads
+    stretches of them as rows of one table. The runs found in each column
+    alone (the same finder over the lines of one page half), with their own
+    labels at their left, are the tables. A run across the middle is left
+    out when column runs overlap it (and it does not hold them all whole)
+    and each of its values lies in a column run or in the other page
+    column, across a gutter that no word of the run crosses (figures quoted
+    in the prose beside a statement); the column runs it held take its
+    place. A table across the page keeps its run: the values right of the
+    middle have their labels on the left, so no column run there holds them.
+    """
+    mid = page_width / 2
+    boxes = [(float(r[0]), float(r[1]), float(r[2]), float(r[3])) for r in regions]
+
+    def crossing(b: Box4) -> bool:
+        return b[0] < mid - 10 and b[2] > mid + 10
+
+    if not any(crossing(b) for b in boxes) or all(crossing(b) for b in boxes):
+        return boxes
+    halves = [
+        numeric_regions([ln for ln in lines if ln[0][2] <= mid + 10], page_width, max_header),
+        numeric_regions([ln for ln in lines if ln[0][0] >= mid - 10], page_width, max_header),
+    ]
+    columns = [c for half in halves for c in half if _labelled_run(c, words)]
+    if not columns:
+        return boxes
+    values = [w for w in words if is_number(w[4])]
+    kept: list[Box4] = []
+    for r in boxes:
+        if crossing(r):
+            over = [c for c in columns if c[1] < r[3] and r[1] < c[3]]
+            held = [w for w in values if _holds_word(r, w)]
+            # Some column run must reach out of the run: a table across the page
+            # holds its columns' runs whole.
+            if held and any(not _holds(r, c) for c in over):
+                in_column = [any(_holds_word(c, w) for c in columns) for w in held]
+                if all(in_column) or any(_gutter_side(c, r, words, held, in_column) for c in over):
+                    continue
+        kept.append(r)
+    # A column's run that a kept run holds is the same table seen in part.
+    return kept + [
+        c for c in columns if not any(_holds(k, c) for k in kept) and all(c != k for k in kept)
+    ]
+
+
+def _holds(outer: Sequence[float], inner: Sequence[float]) -> bool:
+    """Whether box ``outer`` holds box ``inner`` (a point of slack on each side)."""
+    return (
+        outer[0] - 1 <= inner[0]
+        and outer[1] - 1 <= inner[1]
+        and inner[2] <= outer[2] + 1
+        and inner[3] <= outer[3] + 1
+    )
+
+
+def _holds_word(box: Sequence[float], w: Word) -> bool:
+    """Whether ``box`` holds word ``w`` across and its middle down."""
+    return (
+        box[0] - 1 <= w[0] and w[2] <= box[2] + 1 and box[1] - 1 <= (w[1] + w[3]) / 2 <= box[3] + 1
+    )
+
+
+def _labelled_run(run: Box4, words: Sequence[Word]) -> bool:
+    """Whether most rows of values of ``run`` start with a label (a word that is no value)."""
+    rows = [r for r in clip_rows(words, run) if valued_row(r)]
+    labelled = sum(not is_number(min(r, key=lambda w: w[0])[4]) for r in rows)
+    return bool(rows) and labelled > len(rows) / 2
+
+
+def _gutter_side(
+    column: Box4,
+    run: Box4,
+    words: Sequence[Word],
+    values: Sequence[Word],
+    in_column: Sequence[bool],
+) -> bool:
+    """Whether ``run`` is two page columns apart at ``column``'s inner edge.
+
+    No word of ``run`` crosses the edge (a gutter), every value on the
+    column's side lies in a column run, and every value on the other side
+    lies in a column run or in a line of prose quoting it (no fewer words
+    than values): a wide table's values right of a gap between its columns
+    stand in lines of values.
+    """
+    right = (column[0] + column[2]) / 2 > (run[0] + run[2]) / 2
+    edge = column[0] - 1 if right else column[2] + 1
+    inside = [
+        v
+        for v in words
+        if run[0] <= (v[0] + v[2]) / 2 <= run[2] and run[1] <= (v[1] + v[3]) / 2 <= run[3]
+    ]
+    if any(v[0] < edge < v[2] for v in inside):
+        return False
+    if not all(ok for w, ok in zip(values, in_column, strict=True) if (w[0] > edge) == right):
+        return False
+    loose = {w for w, ok in zip(values, in_column, strict=True) if not ok}
+    other = [v for v in inside if (v[0] > edge) != right]
+    for line in clip_rows(other, run):
+        if any(v in loose for v in line):
+            numbers = sum(is_number(v[4]) for v in line)
+            if sum(not is_number(v[4]) and bool(_WORD.search(v[4])) for v in line) < numbers:
+                return False
+    return True
+
+
+_WORD = re.compile(r"[^\W\d_]{2}")
+
+
+#: How much taller than a table's values a line's words stand to be set in a larger type.
+_LARGER_TYPE = 1.2
+
+
+def without_larger_type(
+    region: Sequence[float], words: Sequence[Word]
+) -> tuple[float, float, float, float]:
+    """``region`` without the lines at its top and bottom set in a larger type than its values.
+
+    A statement is set in one small type; its title above it and the notes
+    and paragraphs below it are set larger (``Group Inc. — Condensed
+    Statements of Earnings`` over ``Year Ended December``). A finder of rows
+    of numbers grows a region over such lines when they are short or quote
+    figures (``dividends of $3.46 billion, $2.29 billion and ...``). Lines
+    whose words stand more than :data:`_LARGER_TYPE` times as tall as the
+    median value of the region's rows of values are cut off its ends: at the
+    top only lines of one phrase without a number (larger column headers
+    stand side by side or hold years), at the bottom any.
+    """
+    x0, y0, x1, y1 = (float(v) for v in region[:4])
+    rows = clip_rows(words, region)
+    heights = sorted(w[3] - w[1] for r in rows if valued_row(r) for w in r if is_number(w[4]))
+    if len(rows) < 3 or not heights:
+        return (x0, y0, x1, y1)
+    limit = _LARGER_TYPE * heights[len(heights) // 2]
+
+    def larger(r: Sequence[Word]) -> bool:
+        return min(w[3] - w[1] for w in r) > limit
+
+    def title(r: Sequence[Word]) -> bool:
+        # A title stands alone in its line: larger column headers stand side by side.
+        return not any(is_number(w[4]) for w in r) and len(row_phrases(r, phrase_gap(r))) == 1
+
+    first, last = 0, len(rows) - 1
+    while first < last and larger(rows[first]) and title(rows[first]):
+        first += 1
+    while last > first and larger(rows[last]):
+        last -= 1
+    if first:
+        y0 = (max(w[3] for w in rows[first - 1]) + min(w[1] for w in rows[first])) / 2
+    if last < len(rows) - 1:
+        y1 = (max(w[3] for w in rows[last]) + min(w[1] for w in rows[last + 1])) / 2
+    return (x0, y0, x1, y1)
+
+
+def with_closing_rows(
+    region: Sequence[float], words: Sequence[Word]
+) -> tuple[float, float, float, float]:
+    """``region`` grown down over the rows right under it that close its table.
+
+    A finder of rows of numbers asks a third of a row's words to be values,
+    so a total with a long label and two values (``Total liabilities and
+    shareholders' equity | $295,682 | $288,056``) ends no run. A row under
+    the region, less than two of its rows' heights below, whose two or more
+    values end where values of the region's rows end (the same columns) and
+    whose other words are a label left of them, is a row of the table; so is
+    the next such row under it. A region with words right of its values
+    (prose of the other page column beside a table of figures) is kept as is.
+    """
+    x0, y0, x1, y1 = (float(v) for v in region[:4])
+    rows = clip_rows(words, region)
+    ends = [w[2] for r in rows if valued_row(r) for w in r if is_number(w[4])]
+    # Text right of the values (the other page column's prose) makes no statement.
+    if not ends or any(w[0] > max(ends) for r in rows for w in r):
+        return (x0, y0, x1, y1)
+    height = max(w[3] - w[1] for w in rows[-1])
+    below = [
+        w for w in words if x0 <= w[0] and w[2] <= x1 and y1 < (w[1] + w[3]) / 2 <= y1 + 3 * height
+    ]
+    for row in baseline_rows(below):
+        if min(w[1] for w in row) - y1 > 2 * height:
+            break
+        values = [w for w in row if is_number(w[4])]
+        label = [w for w in row if not is_number(w[4])]
+        if (
+            len(values) < 2
+            or not all(any(abs(w[2] - e) <= 2 for e in ends) for w in values)
+            or any(w[2] > min(v[0] for v in values) for w in label)
+        ):
+            break
+        y1 = max(w[3] for w in row) + 1
+    return (x0, y0, x1, y1)

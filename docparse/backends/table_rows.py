@@ -20,6 +20,7 @@ from docparse.text import dot_leader
 
 #: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
 _LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
+_MID_DOTS = "\u00b7\u2026"
 
 
 def without_leaders(words: Iterable[Word]) -> list[Word]:
@@ -31,12 +32,17 @@ def without_leaders(words: Iterable[Word]) -> list[Word]:
     rule, never as cell text. A word that is all leader is dropped; a leader
     at either end of a word is cut off and the word's box shrunk in
     proportion to the characters left (the label ``0.99`` of ``0.99......``).
-    A lone ``-`` or ``—`` (a nil value) and an ellipsis of two dots stay.
+    A lone ``-`` or ``—`` (a nil value) and an ellipsis of two dots stay, and
+    so does a word of three middle dots or fewer (``···``, LaTeX's ``\\cdots``):
+    it stands in a cell for a missing value, where a leader fills a gap.
     """
     out: list[Word] = []
     for w in words:
         text = w[4]
-        if _LEADER.fullmatch(text.strip()):
+        bare = text.strip()
+        if _LEADER.fullmatch(bare):
+            if bare[0] in _MID_DOTS and not dot_leader(bare, 4, marks=_MID_DOTS):
+                out.append(w)
             continue
         m = _LEADER.search(text)
         if m is None:

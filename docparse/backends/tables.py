@@ -67,12 +67,15 @@ from docparse.backends.table_regions import (
     without_prose_sides,
 )
 from docparse.backends.table_repair import (
+    column_runs_first,
     column_starts,
     header_blocks,
     joined_runs,
     prefer_fuller_grids,
     split_stacked_rows,
     spread_merged_cells,
+    with_closing_rows,
+    without_larger_type,
 )
 from docparse.backends.table_rows import baseline_rows, has_leaders, row_phrases
 
@@ -113,6 +116,7 @@ __all__ = [
     "whitespace_regions",
     "widen_to_open_sides",
     "with_extra_tables",
+    "within_margins",
     "without_prose_sides",
 ]
 
@@ -233,7 +237,10 @@ def whitespace_regions(
     ``max_header`` caps the header lines a region of numbers grows over.
     """
     top, bottom = margin * inputs.height, (1 - margin) * inputs.height
-    regions = joined_runs(numeric_regions(inputs.lines, inputs.width, max_header))
+    runs = numeric_regions(inputs.lines, inputs.width, max_header)
+    regions = joined_runs(
+        column_runs_first(runs, inputs.lines, inputs.words, inputs.width, max_header)
+    )
     # Label/value lists hold one number a row: no numeric region sees them, or
     # only the stretch of them where a label holds a number too (ITEM 1. | 1).
     for r in label_value_regions(inputs.words):
@@ -260,7 +267,8 @@ def whitespace_regions(
     ):
         # A page column's prose on the rows' baselines is no part of the table.
         r = without_prose_sides(found, inputs.words)
-        clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
+        r = with_closing_rows(without_larger_type(r, inputs.words), inputs.words)
+        clip = within_margins(r, inputs.words, top, bottom)
         if clip[3] <= clip[1]:
             continue
         rules = vertical_rules(inputs.segments, clip)
@@ -274,6 +282,25 @@ def whitespace_regions(
             if plausible_table(g[1], (g[0][3] - g[0][1]) / (inputs.height or 1.0)) and not contents:
                 out.append(g)
     return out
+
+
+def within_margins(
+    region: Sequence[float], words: Sequence[Word], top: float, bottom: float
+) -> Box:
+    """``region`` cut to the band between ``top`` and ``bottom``, not through a bottom line.
+
+    The margins keep running heads and page numbers out of tables, but a
+    statement's last row may be set across the bottom margin (its top above
+    it): the band is lowered to take in whole the words of the region that
+    the bottom margin cuts through. At the top a line across the margin is
+    left out (a running head or an exhibit number set low).
+    """
+    x0, y0, x1, y1 = (float(v) for v in region[:4])
+    hi = bottom
+    for w in words:
+        if w[1] < bottom < w[3] and x0 <= (w[0] + w[2]) / 2 <= x1:
+            hi = max(hi, w[3])
+    return (x0, max(y0, top), x1, min(y1, hi))
 
 
 def _inside(box: Sequence[float], boxes: Iterable[Sequence[float]]) -> bool:

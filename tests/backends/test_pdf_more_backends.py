@@ -138,6 +138,9 @@ class _FakeRaw:
     def FPDFText_GetTextIndexFromCharIndex(self, handle: object, k: int) -> int:
         return self.index[k]
 
+    def FPDFText_IsGenerated(self, handle: object, k: int) -> int:
+        return int(self.chars[k][1] is None)
+
     def FPDFText_HasUnicodeMapError(self, handle: object, k: int) -> int:
         self.checked.append(k)
         return int(k in self.unmapped)
@@ -198,6 +201,33 @@ def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
         [9.0, 19.0, 29.0],
         [20.0] * 3,
     )
+
+
+def test_pypdfium2_glyph_runs_found_without_search() -> None:
+    """A page that sets every glyph apart (a run a character, PDFium's
+    generated spaces between words) has its runs read off the text, proven by
+    the page's rectangle count and one call a space; a space PDFium did not
+    generate leaves the page to the search."""
+    _needs("pypdfium2")
+    from docparse.backends.pypdfium2_runs import _Runs
+
+    chars = [("a", 0), ("b", 1), (" ", None), ("c", 2), ("d", 3)]
+    raw = _FakeRaw(chars)
+    runs = _Runs(_FakeTextPage(raw), raw)
+    assert runs._glyph_starts() == [0, 1, 3, 4]
+    assert runs.starts() == [0, 1, 3, 4]
+    assert runs.texts(runs.starts()) == ["a", "b ", "c", "d"]
+    # The space a glyph of b's text object: as many rectangles as guesses, but
+    # the space is not generated, so the guess is not taken.
+    chars[2] = (" ", 1)
+    raw = _FakeRaw(chars)
+    runs = _Runs(_FakeTextPage(raw), raw)
+    assert runs.n_rects == 4 and runs._glyph_starts() is None
+    assert runs.starts() == [0, 1, 3, 4]
+    # Two glyphs in one run: fewer rectangles than guesses.
+    raw = _FakeRaw([("a", 0), ("b", 0), (" ", None), ("c", 2)])
+    runs = _Runs(_FakeTextPage(raw), raw)
+    assert runs._glyph_starts() is None and runs.starts() == [0, 3]
 
 
 def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
