@@ -260,7 +260,7 @@ def numeric_regions(
     # A column's run inside a whole-width run is the same table seen in part.
     keep: list[Box4] = []
     for i, a in enumerate(found):
-        inner = any(j != i and _contains(b, a) and (b != a or j < i) for j, b in enumerate(found))
+        inner = any(j != i and contains(b, a) and (b != a or j < i) for j, b in enumerate(found))
         if not inner:
             keep.append(a)
     return keep
@@ -271,7 +271,8 @@ def numeric_row_boxes(lines: Sequence[Line]) -> list[Box4]:
     return [(b[0], b[1], b[2], b[3]) for b, texts, _ in _rows(lines) if _numeric_row(texts)]
 
 
-def _contains(outer: Sequence[float], inner: Sequence[float]) -> bool:
+def contains(outer: Sequence[float], inner: Sequence[float]) -> bool:
+    """Whether box ``outer`` holds box ``inner`` (a point of slack on each side)."""
     return (
         outer[0] <= inner[0] + 1
         and outer[1] <= inner[1] + 1

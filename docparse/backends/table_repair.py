@@ -24,6 +24,7 @@ from docparse.backends.table_candidates import (
     Box4,
     Line,
     Word,
+    contains,
     is_number,
     numeric_regions,
     phrase_gap,
@@ -357,25 +358,15 @@ def column_runs_first(
             held = [w for w in values if _holds_word(r, w)]
             # Some column run must reach out of the run: a table across the page
             # holds its columns' runs whole.
-            if held and any(not _holds(r, c) for c in over):
+            if held and any(not contains(r, c) for c in over):
                 in_column = [any(_holds_word(c, w) for c in columns) for w in held]
                 if all(in_column) or any(_gutter_side(c, r, words, held, in_column) for c in over):
                     continue
         kept.append(r)
     # A column's run that a kept run holds is the same table seen in part.
     return kept + [
-        c for c in columns if not any(_holds(k, c) for k in kept) and all(c != k for k in kept)
+        c for c in columns if not any(contains(k, c) for k in kept) and all(c != k for k in kept)
     ]
-
-
-def _holds(outer: Sequence[float], inner: Sequence[float]) -> bool:
-    """Whether box ``outer`` holds box ``inner`` (a point of slack on each side)."""
-    return (
-        outer[0] - 1 <= inner[0]
-        and outer[1] - 1 <= inner[1]
-        and inner[2] <= outer[2] + 1
-        and inner[3] <= outer[3] + 1
-    )
 
 
 def _holds_word(box: Sequence[float], w: Word) -> bool:
