@@ -317,3 +317,17 @@ def test_pypdfium2_character_runs_join_into_words() -> None:
     assert _word_starts(
         [[20.0, 10.0], [0.0, 0.0], [24.0, 14.0], [7.0, 7.0]], [font] * 2, [10.0] * 2, [False] * 2
     ) == [0, 1]
+
+
+def test_pypdfium2_array_words_match_the_loop(pmlr: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs joined into words over numpy arrays (pages of many runs) and by the
+    per-run loop give the same document: each path forced on every page."""
+    _needs("pypdfium2")
+    from docparse.backends import pypdfium2_runs
+
+    docs = []
+    for threshold in (1, 10**9):  # every page through the arrays, then none
+        monkeypatch.setattr(pypdfium2_runs, "_ARRAY_RUNS", threshold)
+        docs.append(docparse.parse(pmlr, backend="pypdfium2").to_dict())
+    assert docs[0] == docs[1]
+    assert len(docs[0]["units"]) > 50
