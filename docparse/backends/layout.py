@@ -26,12 +26,19 @@ library's page objects.
 
 from __future__ import annotations
 
+import bisect
+import math
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from docparse.backends.floats import join_caption_labels, link_captions, mark_figure_text
+from docparse.backends.floats import (
+    join_caption_labels,
+    link_captions,
+    mark_figure_text,
+)
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture
 from docparse.backends.headings import (
@@ -225,7 +232,13 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
             groups.append([ln])
         else:
             groups[-1].append(ln)
-        prev, pb, prev_size, prev_bold, prev_text = ln, b, ln_size, ln_bold, text.rstrip()
+        prev, pb, prev_size, prev_bold, prev_text = (
+            ln,
+            b,
+            ln_size,
+            ln_bold,
+            text.rstrip(),
+        )
     items = []
     for g in groups:
         if len(g) == 1:
@@ -307,31 +320,68 @@ def _reading_order(items: list[Item], width: float) -> list[Item]:
         return items
     mid = width / 2
     tol = 0.03 * width
-    # Each item's characters counted once (Item.chars sums its lines).
-    chars = {id(it): it.chars for it in items}
-    total = sum(max(c, 1) for c in chars.values())
-    left = [it for it in items if it.bbox.x1 <= mid + tol]
-    right = [it for it in items if it.bbox.x0 >= mid - tol and it.bbox.x1 > mid + tol]
-    lchars = sum(chars[id(it)] for it in left)
-    rchars = sum(chars[id(it)] for it in right)
+    left_edge, right_edge = mid + tol, mid - tol
+    left: list[Item] = []
+    right: list[Item] = []
+    total = lchars = rchars = 0
+    # One pass over the items, each one's characters counted once (Item.chars sums its lines).
+    for it in items:
+        c = it.chars
+        total += max(1, c)
+        b = it.bbox
+        if b.x1 <= left_edge:
+            left.append(it)
+            lchars += c
+        elif b.x0 >= right_edge and b.x1 > left_edge:
+            right.append(it)
+            rchars += c
     # Two columns: both sides hold text at the same heights. A column that
     # ends early (the last page's right column after the references) holds
-    # little text, so a long stretch of side-by-side text also counts.
-    side_by_side = _shared_height(left, right)
-    two_col = side_by_side > 0 and (
-        (lchars >= 0.15 * total and rchars >= 0.15 * total)
-        or (min(lchars, rchars) >= 200 and side_by_side >= 60)
-    )
+    # little text, so a long stretch of side-by-side text also counts. The
+    # shared height is measured only when the characters allow two columns.
+    two_col = False
+    wide = lchars >= 0.15 * total and rchars >= 0.15 * total
+    if wide or min(lchars, rchars) >= 200:
+        side_by_side = _shared_height(left, right)
+        two_col = side_by_side > 0 and (wide or side_by_side >= 60)
     if not two_col:
         return sorted(items, key=lambda it: (round(it.bbox.y0 / 3), it.bbox.x0))
-    lset = {id(it) for it in left}
-    rset = {id(it) for it in right}
-    full = sorted(
-        (it for it in items if id(it) not in lset and id(it) not in rset),
-        key=lambda it: it.bbox.y0,
-    )
+    return _by_columns(items, left, right)
+
+
+def _by_columns(items: list[Item], left: list[Item], right: list[Item]) -> list[Item]:
+    """``items`` of a two-column page in reading order: in each stretch between
+    two full-width items, the ``left`` column's, then the ``right`` one's."""
     for it in items:
-        it.col = 1 if id(it) in lset else 2 if id(it) in rset else 0
+        it.col = 0
+    for it in left:
+        it.col = 1
+    for it in right:
+        it.col = 2
+    full = sorted((it for it in items if not it.col), key=lambda it: it.bbox.y0)
+    tops = [f.bbox.y0 for f in full]
+    if any(map(math.isnan, tops)):
+        return _segments_by_scan(items, full)
+    # The column items between two full-width items' tops, in their order, by
+    # bisection over the sorted tops (an item at or below the last top's
+    # infinity is in no segment).
+    segments: list[tuple[list[Item], list[Item]]] = [([], []) for _ in range(len(full) + 1)]
+    for it in items:
+        if it.col:
+            y0 = it.bbox.y0
+            if y0 < math.inf:
+                segments[bisect.bisect_right(tops, y0)][it.col - 1].append(it)
+    out: list[Item] = []
+    for k, (lefts, rights) in enumerate(segments):
+        out.extend(sorted(lefts, key=_top))
+        out.extend(sorted(rights, key=_top))
+        if k < len(full):
+            out.append(full[k])
+    return out
+
+
+def _segments_by_scan(items: list[Item], full: list[Item]) -> list[Item]:
+    """:func:`_reading_order`'s segments found by a scan each (tops that do not sort)."""
     out: list[Item] = []
     bounds = [f.bbox.y0 for f in full] + [float("inf")]
     for k, limit in enumerate(bounds):
@@ -342,6 +392,9 @@ def _reading_order(items: list[Item], width: float) -> list[Item]:
         if k < len(full):
             out.append(full[k])
     return out
+
+
+_top = operator.attrgetter("bbox.y0")
 
 
 def page_items(page: PageContent, config: PdfConfig) -> PageItems:

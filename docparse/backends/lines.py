@@ -136,29 +136,34 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     # the row's growing union box would swallow the next line after one tall
     # glyph and interleave two lines' words.
     anchors: list[tuple[float, float]] = []
-    # Comparisons instead of min()/max() calls: this runs once per word.
-    amid = ahalf = 0.0  # the last row's anchor
+    # Comparisons instead of min()/max() calls: this runs once per word. The
+    # last row's anchor (its centre, half height and 0.6 of that) and its
+    # append are kept at hand: most words go on the line before them.
+    amid = ahalf = areach = 0.0
+    add_to_last: Callable[[TextSpan], None] | None = None
     for s in spans:
         b = s.bbox
         y0, y1 = b.y0, b.y1
         mid = (y0 + y1) / 2
         height = y1 - y0
         half = (height if height > 1.0 else 1.0) / 2
-        n = len(rows)
-        # The last row first (most words go on the line before them), then
-        # the three rows above it.
-        if n and abs(mid - amid) <= 0.6 * (half if half < ahalf else ahalf):
-            rows[-1].append(s)
+        # 0.6 times the smaller half height of the two (as 0.6 * min()).
+        if add_to_last is not None and abs(mid - amid) <= (0.6 * half if half < ahalf else areach):
+            add_to_last(s)
             continue
+        # Then the three rows above the last one.
+        n = len(rows)
         for k in range(n - 2, (n - 5 if n > 4 else -1), -1):
             kmid, khalf = anchors[k]
             if abs(mid - kmid) <= 0.6 * (half if half < khalf else khalf):
                 rows[k].append(s)
                 break
         else:
-            rows.append([s])
+            row = [s]
+            rows.append(row)
+            add_to_last = row.append
             anchors.append((mid, half))
-            amid, ahalf = mid, half
+            amid, ahalf, areach = mid, half, 0.6 * half
     rows = _attach_scripts(rows, anchors)
     lines: list[Line] = []
     append = lines.append
@@ -492,11 +497,15 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
         # dropping them keeps the scan short.
         if active and top - active[0][1] >= reach:
             active = [a for a in active if top - a[1] < reach]
+        below, above = -0.5 * size, 0.7 * size
         for k in range(len(active) - 1, -1, -1):
             blk, bottom, lx0, lx1, lsize = active[k]
-            gap = top - bottom
-            overlap = (lx1 if lx1 < x1 else x1) - (lx0 if lx0 > x0 else x0)
-            if -0.5 * size < gap < 0.7 * size and overlap > 0 and abs(ln_size - lsize) < 1.0:
+            # The gap first: it rules out most open blocks.
+            if (
+                below < top - bottom < above
+                and (lx1 if lx1 < x1 else x1) - (lx0 if lx0 > x0 else x0) > 0
+                and abs(ln_size - lsize) < 1.0
+            ):
                 blk.append(ln)
                 active[k] = (blk, b.y1, x0, x1, ln_size)
                 break

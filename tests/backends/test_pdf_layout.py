@@ -382,3 +382,30 @@ def test_a_line_that_also_stands_in_the_body_is_not_a_running_head() -> None:
     furniture = [u.text for u in doc.units if u.kind == "furniture"]
     assert furniture.count("A Running Header") == 8
     assert "Try the following examples" not in furniture
+
+
+_column_item = st.tuples(
+    st.sampled_from([(40.0, 280.0), (320.0, 560.0), (40.0, 560.0)]),  # left, right, full width
+    st.sampled_from([10.0, 100.0, 100.0, 250.0, 400.0, 700.0, float("inf")]),
+    st.integers(0, 300),
+)
+
+
+@given(st.lists(_column_item, min_size=1, max_size=14))
+def test_two_column_order_by_bisection_is_the_scan_order(
+    fields: list[tuple[tuple[float, float], float, int]],
+) -> None:
+    """The reading order of a two-column page found by bisecting the full-width
+    items' tops is the order a scan of the page per stretch between them gives."""
+    from docparse.backends.items import Item
+    from docparse.backends.layout import _by_columns, _segments_by_scan
+
+    items = [
+        Item(1, BBox(x0, y0, x1, y0 + 12.0), ("x" * chars,), 10.0, False)
+        for (x0, x1), y0, chars in fields
+    ]
+    left = [it for it in items if it.bbox.x1 <= 306.0 + 18.36]
+    right = [it for it in items if it.bbox.x0 >= 306.0 - 18.36 and it.bbox.x1 > 306.0 + 18.36]
+    ordered = _by_columns(items, left, right)
+    full = sorted((it for it in items if not it.col), key=lambda it: it.bbox.y0)
+    assert [id(it) for it in ordered] == [id(it) for it in _segments_by_scan(items, full)]
