@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from docparse.backends.equations import gather_equations
 from docparse.backends.floats import join_caption_labels, link_captions, mark_figure_text
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture
@@ -318,7 +319,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
     marks: set[str] = set()
-    for block in join_number_blocks(page.blocks):
+    for block in join_number_blocks(gather_equations(page)):
         marks |= superscripts(block.lines)
         if block.role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
@@ -511,6 +512,7 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
     parts do not end the paragraph; neither does a paragraph set in another
     type size (a box or sidebar), nor a fragment without a letter or digit
     (a lone ``?`` of an unresolved citation), which joins the open paragraph.
+    A display equation ends it: the text after one is a paragraph of its own.
     """
     out: list[Item] = []
     last_para: Item | None = None
@@ -534,7 +536,7 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
                 continue
         if it.kind in ("paragraph", "list_item", "abstract"):
             last_para = it
-        elif it.kind in ("heading", "title"):
+        elif it.kind in ("heading", "title", "equation"):
             last_para = None
         out.append(it)
     return out
