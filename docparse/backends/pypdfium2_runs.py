@@ -290,11 +290,12 @@ class _Runs:
             hit = count(handle, prev, e + 1 - prev) >= 2
             # One character makes one rectangle at most: no call for prev + 1.
             if hit and (e == prev + 1 or count(handle, prev, e - prev) < 2):
-                start: int | None = e
+                start = e
             else:
-                start = self._seek(prev, e, hit, guess, line)
-                if start is None:
+                found = self._seek(prev, e, hit, guess, line)
+                if found is None:
                     break
+                start = found
             append(start)
             guess = start - prev
             prev = start
