@@ -213,12 +213,14 @@ def _in_table(line: Line, page: PageContent) -> bool:
 
 
 def _tabular(rows: Sequence[Line]) -> bool:
-    """Two or more rows each holding two or more gaps of 1.5 em: a table's cells."""
+    """A table's cells: a row with three gaps of 1.5 em or more, or two rows with two."""
     wide = 0
     for row in rows:
         spans = sorted((s for s in row.spans if s.text.strip()), key=lambda s: s.bbox.x0)
         em = 1.5 * max(row.size, 1.0)
         gaps = sum(b.bbox.x0 - a.bbox.x1 > em for a, b in pairwise(spans))
+        if gaps >= 3:
+            return True  # a header row of ranges ("5-14 15-24 ... ≥65")
         wide += gaps >= 2
     return wide >= 2
 
