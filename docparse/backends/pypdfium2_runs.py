@@ -97,6 +97,14 @@ class TextCalls:
         self.is_generated = None if generated is None else self._fn(generated)
         #: Where FPDFText_GetFontInfo writes a font's name (NUL-terminated).
         self.name_buffer = ctypes.create_string_buffer(256)
+        # The page's box and rotation as pypdfium2's get_cropbox() and
+        # get_rotation() read them, by the same bare calls (their Python
+        # wrappers cost several times the C calls).
+        self._crop_box = self._fn(raw.FPDFPage_GetCropBox) if self.bare else None
+        self._media_box = self._fn(raw.FPDFPage_GetMediaBox) if self.bare else None
+        self._rotation = self._fn(raw.FPDFPage_GetRotation) if self.bare else None
+        self._box = (ctypes.c_float * 4)()
+        self._box_refs = tuple(ctypes.byref(self._box, 4 * k) for k in range(4))
         self._slots: Any = None  # the doubles FPDFText_GetRect writes into
         self._pointers: tuple[list[Any], ...] = ()
 
@@ -105,6 +113,22 @@ class TextCalls:
             return fn
         address: int = ctypes.cast(fn, ctypes.c_void_p).value  # type: ignore[assignment]
         return _prototype(restype)(address)
+
+    def page_box(self, page: Any) -> tuple[float, float, float, float]:
+        """``page.get_cropbox()`` of a pypdfium2 page: its crop box (left, bottom,
+        right, top), else its media box, else US Letter."""
+        if self._crop_box is None or self._media_box is None:
+            return tuple(page.get_cropbox())
+        box, refs = self._box, self._box_refs
+        if self._crop_box(page.raw, *refs) or self._media_box(page.raw, *refs):
+            return box[0], box[1], box[2], box[3]
+        return (0, 0, 612, 792)
+
+    def rotation(self, page: Any) -> int:
+        """``page.get_rotation()`` of a pypdfium2 page: clockwise, in degrees."""
+        turns = -1 if self._rotation is None else self._rotation(page.raw)
+        # Any other value: pypdfium2 raises its own error.
+        return 90 * turns if turns in (0, 1, 2, 3) else int(page.get_rotation())
 
     def handle(self, textpage: Any) -> Any:
         """The handle of ``textpage`` (a pypdfium2 text page's ``raw``) as the calls take it."""
