@@ -132,8 +132,26 @@ def _union(boxes: Iterable[BBox]) -> BBox:
     return union_boxes(list(boxes))
 
 
-def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int) -> list[Item]:
+def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int) -> list[Item]:
     """Split one block (its lines and role) into paragraph candidates."""
+    if role is None and len(block_lines) == 1 and len(block_lines[0].spans) == 1:
+        # One line of one span (most blocks of a text-run backend): no run-in
+        # heading to split off (that takes a bold span and another), no
+        # leading mark, the span's font.
+        ln = block_lines[0]
+        text = ln.text
+        if not text.strip():
+            return []
+        return [
+            Item(
+                page,
+                ln.bbox,
+                (expand_ligatures(text),),
+                ln.size,
+                bool(ln.bold),
+                font=ln.spans[0].font,
+            )
+        ]
     lines = [ln for ln in block_lines if ln.text.strip()]
     if not lines:
         return []
@@ -156,6 +174,20 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
         left = min([ln.bbox.x0 for ln in lines])
         right = max([ln.bbox.x1 for ln in lines])
     lines, run_in = split_run_in(lines)
+    if len(lines) == 1:
+        # One line, not split (most blocks): one item, its own box, size and weight.
+        ln = lines[0]
+        return [
+            Item(
+                page,
+                ln.bbox,
+                (expand_ligatures(ln.text),),
+                ln.size,
+                bool(ln.bold),
+                font=dominant_font(lines),
+                marker=leading_marker(ln),
+            )
+        ]
     groups: list[list[Line]] = [[lines[0]]]
     # Each line's facts are read once and carried as the next line's "prev".
     prev = lines[0]
@@ -320,9 +352,10 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     tables = page.tables if config.tables else ()
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
-    marks: set[str] = set()
-    for block in join_number_blocks(gather_equations(page)):
-        marks |= superscripts(block.lines)
+    blocks = join_number_blocks(gather_equations(page))
+    # A line's marks do not depend on its block: the page's lines read at once.
+    marks = superscripts([ln for block in blocks for ln in block.lines])
+    for block in blocks:
         if block.role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
             if rows:
