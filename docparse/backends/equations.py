@@ -88,11 +88,14 @@ def _words(text: str) -> bool:
 
 def _kind(line: Line) -> str:
     """``math``, ``weak`` (joins math, never makes it), ``number``, ``text`` or ``""`` (blank)."""
-    text = line.text.strip()
+    text = line.text
     # Most lines are running text: one search tells (no span is looked at).
-    for m in _PROSE.finditer(text):
+    m = _PROSE.search(text)
+    while m is not None:
         if not _OPERATOR.fullmatch(m.group()):
             return "text"
+        m = _PROSE.search(text, m.end())
+    text = text.strip()
     if not text:
         return ""
     if _NUMBER_LINE.fullmatch(text):
@@ -145,16 +148,22 @@ def _groups(math: list[_Piece], body: float) -> list[list[_Piece]]:
         return i
 
     gap = 0.6 * body
-    for i, a in enumerate(math):
-        ab = a.line.bbox
-        for j in range(i + 1, len(math)):
-            bb = math[j].line.bbox
-            if bb.y0 - ab.y1 > gap:
+    # Each piece's box and size read once (the pairs below read them many times).
+    boxes = [
+        (b.x0, b.y0, b.x1, b.y1, b.y1 - b.y0, max(p.line.size, 1.0))
+        for p in math
+        for b in (p.line.bbox,)
+    ]
+    n = len(boxes)
+    for i, (ax0, ay0, ax1, ay1, ah, asz) in enumerate(boxes):
+        for j in range(i + 1, n):
+            bx0, by0, bx1, by1, bh, bsz = boxes[j]
+            if by0 - ay1 > gap:
                 break
-            reach = max(a.line.size, math[j].line.size, 1.0)
-            if min(ab.y1, bb.y1) - max(ab.y0, bb.y0) >= 0.5 * min(ab.height, bb.height):
+            reach = asz if asz > bsz else bsz
+            if min(ay1, by1) - max(ay0, by0) >= 0.5 * min(ah, bh):
                 reach *= 3  # one baseline: parts set a \quad or two apart
-            if bb.x0 - ab.x1 <= reach and ab.x0 - bb.x1 <= reach:
+            if bx0 - ax1 <= reach and ax0 - bx1 <= reach:
                 parent[find(j)] = find(i)
     out: dict[int, list[_Piece]] = {}
     for i, p in enumerate(math):
