@@ -72,10 +72,11 @@ def is_math_font(name: str) -> bool:
     return bool(_MATH_FONT.search(name.rpartition("+")[2]))
 
 
-#: A math glyph: Unicode's math symbols (category Sm, the bullet operator
-#: aside), Greek, letterlike symbols, arrows and the Mathematical Alphanumerics.
+#: A math glyph: Unicode's math symbols (category Sm; the bullet operator and
+#: ASCII's | and ~, common in prose and tables, aside), Greek, letterlike
+#: symbols, arrows and the Mathematical Alphanumerics.
 _MATH = re.compile(
-    "[\u002b\u003c-\u003e\u007c\u007e\u00ac\u00b1\u00d7\u00f7\u0391-\u03f6\u0606-\u0608\u2044\u2052\u207a-\u207c\u208a-\u208c\u2100-\u214f\u2190-\u2218\u221a-\u22ff\u2320-\u2321\u237c\u239b-\u23b3\u23dc-\u23e1\u25b7\u25c1\u25f8-\u25ff\u266f\u27c0-\u27c4\u27c7-\u27e5\u27f0-\u27ff\u2900-\u2982\u2999-\u29d7\u29dc-\u29fb\u29fe-\u2aff\u2b30-\u2b44\u2b47-\u2b4c\ufb29\ufe62\ufe64-\ufe66\uff0b\uff1c-\uff1e\uff5c\uff5e\uffe2\uffe9-\uffec]|[\U0001d400-\U0001d7ff]"
+    "[\u002b\u003c-\u003e\u00ac\u00b1\u00d7\u00f7\u0391-\u03f6\u0606-\u0608\u2044\u2052\u207a-\u207c\u208a-\u208c\u2100-\u214f\u2190-\u2218\u221a-\u22ff\u2320-\u2321\u237c\u239b-\u23b3\u23dc-\u23e1\u25b7\u25c1\u25f8-\u25ff\u266f\u27c0-\u27c4\u27c7-\u27e5\u27f0-\u27ff\u2900-\u2982\u2999-\u29d7\u29dc-\u29fb\u29fe-\u2aff\u2b30-\u2b44\u2b47-\u2b4c\ufb29\ufe62\ufe64-\ufe66\uff0b\uff1c-\uff1e\uff5c\uff5e\uffe2\uffe9-\uffec]|[\U0001d400-\U0001d7ff]"
 )
 #: Four letters in a row no math font sets: a word of running text, unless an operator name.
 _PROSE = re.compile(r"[A-Za-z]{4,}")
@@ -229,6 +230,10 @@ def _tabular(rows: Sequence[Line]) -> bool:
         gaps = sum(b.bbox.x0 - a.bbox.x1 > em for a, b in pairwise(spans))
         if gaps >= 3:
             return True  # a header row of ranges ("5-14 15-24 ... ≥65")
+        text = row.text
+        chars = len(text) - text.count(" ")
+        if text.count(" ") >= 3 and row.bbox.width > 4 * chars * max(row.size, 1.0):
+            return True  # the same read as one run: words spread over the width
         wide += gaps >= 2
     return wide >= 2
 
