@@ -343,11 +343,14 @@ def _column_heads(row: _Row, body: Sequence[_Row]) -> float | None:
     :func:`phrase_gap`: 0.8 of the row's height), each a label, and every gap
     between two of them stands over a gutter of the body: some point of it
     that at least half the body's rows leave free. A line of prose has no
-    such gaps; a row of values (the table above's last) is no head.
+    such gaps; a row of values (the table above's last) is no head, nor
+    is a line of ``Label: value`` fields.
     """
     box, texts, _, spans = row
     if not body or " ".join(texts).rstrip()[-1:] in ".;" or _goes_on_row(texts):
         return None
+    if any(t.rstrip().endswith(":") for t in texts):
+        return None  # a form's fields (``Fecha: 28/11/2012``), no heads
     gap = 0.8 * (box[3] - box[1])
     groups: list[list[float]] = []  # x0, x1, words
     for (x0, x1), text in sorted(zip(spans, texts, strict=True)):
