@@ -361,6 +361,12 @@ def _column_heads(row: _Row, body: Sequence[_Row]) -> float | None:
             groups.append([x0, x1, len(text.split())])
     if len(groups) < 3 or max(g[2] for g in groups) > 10:
         return None
+    # Each head stands over the body: a line beside the table in another page
+    # column (prose on the heads' baseline) is no head of it.
+    lo = min(s[0] for r in body for s in r[3])
+    hi = max(s[1] for r in body for s in r[3])
+    if any(g[1] <= lo or g[0] >= hi for g in groups):
+        return None
     for left, right in itertools.pairwise(groups):
         lo, hi = left[1], right[0]
         # Coverage only changes at piece edges: test the midpoints between them.
