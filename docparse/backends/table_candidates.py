@@ -353,12 +353,17 @@ def _column_heads(row: _Row, body: Sequence[_Row]) -> float | None:
         return None  # a form's fields (``Fecha: 28/11/2012``), no heads
     gap = 0.8 * (box[3] - box[1])
     groups: list[list[float]] = []  # x0, x1, words
+    names: list[str] = []
     for (x0, x1), text in sorted(zip(spans, texts, strict=True)):
         if groups and x0 - groups[-1][1] < gap:
             groups[-1][1] = max(groups[-1][1], x1)
             groups[-1][2] += len(text.split())
+            names[-1] += " " + text
         else:
             groups.append([x0, x1, len(text.split())])
+            names.append(text)
+    if names[0] in names[1:]:
+        return None  # the stub's head again: a second table beside the first
     if len(groups) < 3 or max(g[2] for g in groups) > 10:
         return None
     # Each head stands over the body: a line beside the table in another page
