@@ -364,6 +364,8 @@ def _column_heads(row: _Row, body: Sequence[_Row]) -> float | None:
             names.append(text)
     if names[0] in names[1:]:
         return None  # the stub's head again: a second table beside the first
+    if any(is_number(n) for n in names):
+        return None  # a value beside a long label (a contents line's page) is no head
     if len(groups) < 3 or max(g[2] for g in groups) > 10:
         return None
     # Each head stands over the body: a line beside the table in another page
