@@ -74,7 +74,9 @@ STAGES = ("text", "drawings", "candidates", "grids", "ocr", "assembly")
 _STAGE_MODULES = (
     "docparse.backends.table_candidates",
     "docparse.backends.table_grid",
-    "docparse.backends.tables",
+    "docparse.backends.table_reading",
+    "docparse.backends.table_whitespace",
+    "docparse.backends.table_combine",
     "docparse.backends.table_regions",
     "docparse.backends.table_checks",
     "docparse.backends.table_repair",

@@ -191,14 +191,68 @@ class _Margins:
             seen.add(key)
 
 
-def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
+@dataclass(frozen=True, slots=True)
+class TextStats:
+    """What one pass over a document's text items finds.
+
+    ``body_size``: the most common type size by characters (half points);
+    ``main_font``: the font of most characters (see :func:`body_font`);
+    ``styles``: the font and size pairs of the text outside the margin bands
+    of at least ``share`` of it, or of items on at least three pages (code
+    listings in a book of prose).
+    """
+
+    body_size: float
+    main_font: str
+    styles: frozenset[tuple[str, float]]
+
+
+def text_stats(pages: Sequence[PageItems], share: float = 0.02) -> TextStats:
+    """The body size, main font and body styles of ``pages``, in one pass over their items.
+
+    Counted as :func:`body_font` counts (the first seen first among equals),
+    so that ``text_stats(pages).main_font == body_font(pages)``.
+    """
+    sizes: Counter[float] = Counter()
+    fonts: Counter[str] = Counter()
+    chars: Counter[tuple[str, float]] = Counter()
+    on_pages: dict[tuple[str, float], set[int]] = {}
+    for p in pages:
+        top, bottom = BAND * p.height, (1 - BAND) * p.height
+        for it in p.items:
+            if it.table is not None:
+                continue
+            n = it.chars
+            fonts[it.font] += n
+            size = it.size
+            half = round(size * 2) / 2
+            if size > 0:
+                sizes[half] += n
+            if not it.lines or it.bbox.y1 <= top or it.bbox.y0 >= bottom:
+                continue
+            style = (it.font, half)
+            chars[style] += n
+            on_pages.setdefault(style, set()).add(p.number)
+    total = sum(chars.values())
+    return TextStats(
+        sizes.most_common(1)[0][0] if sizes else 0.0,
+        fonts.most_common(1)[0][0] if fonts else "",
+        frozenset(s for s, c in chars.items() if c >= share * total or len(on_pages[s]) >= 3),
+    )
+
+
+def mark_furniture(pages: Sequence[PageItems], body: float, stats: TextStats | None = None) -> bool:
     """Mark running headers/footers, banners and page numbers as ``furniture``.
 
-    ``body`` is the document's body font size (0 when unknown).
+    ``body`` is the document's body font size (0 when unknown); ``stats``
+    the pages' :func:`text_stats` when the caller has them. Returns whether
+    running lines were split off items (their text, and so the pages'
+    :func:`body_font`, changed).
     """
     n = len(pages)
-    main_font = body_font(pages)
-    common = _body_styles(pages)
+    stats = stats or text_stats(pages)
+    main_font = stats.main_font
+    common = stats.styles
     m = _Margins()
     for p in pages:
         _mark_roles(p)
@@ -241,7 +295,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float) -> None:
             for it in items:
                 it.kind = "furniture"
     _mark_page_numbers(pages)
-    _split_running_rows(pages)
+    return _split_running_rows(pages)
 
 
 def _single_page(
@@ -250,7 +304,7 @@ def _single_page(
     top: bool,
     m: _Margins,
     seen: set[str],
-    style: tuple[float, str, set[tuple[str, float]]],
+    style: tuple[float, str, frozenset[tuple[str, float]]],
 ) -> None:
     """Count a margin line as a repeat candidate, and mark it furniture on its
     own page when its text and style say so, or note its place for running
@@ -323,12 +377,36 @@ def _mark_repeated(
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights", re.IGNORECASE)
 
 
+#: Text that :data:`_FURNITURE_TEXT` can match without a digit holds one of
+#: these (lower-cased); each of its other patterns needs a digit.
+_BANNER_WORDS = (
+    "http",
+    "www.",
+    "doi",
+    "issn",
+    "download",
+    "accessed",
+    "retrieved",
+    "printed",
+    "copyright",
+    "all rights reserved",
+)
+_DIGIT = re.compile(r"\d")
+
+
 def _banner_marks(text: str) -> int:
     """How many different pieces of banner text (:data:`_FURNITURE_TEXT`) ``text`` holds.
 
     ``Copyright © 2013 Osamu Aoki`` holds one: a book's copyright page
     states it in the body's style, and it is content there.
     """
+    # Most margin lines are ASCII words without a digit or a banner word: no
+    # scan by the long pattern. (Only ASCII: with IGNORECASE, re folds a few
+    # other letters, "ſ" to "s", where str.lower() does not.)
+    if text.isascii() and not _DIGIT.search(text):
+        low = text.lower()
+        if not any(map(low.__contains__, _BANNER_WORDS)):
+            return 0
     kinds = set()
     for m in _FURNITURE_TEXT.finditer(text):
         word = m.group(0).lower()
@@ -340,39 +418,49 @@ def _style(it: Item) -> tuple[str, float]:
     return it.font, round(it.size * 2) / 2
 
 
-def _body_styles(pages: Sequence[PageItems], share: float = 0.02) -> set[tuple[str, float]]:
-    """Font and size pairs of the text outside the margin bands: of at least
-    ``share`` of it, or of items on at least three pages (code listings in a
-    book of prose)."""
-    chars: Counter[tuple[str, float]] = Counter()
-    on_pages: dict[tuple[str, float], set[int]] = {}
-    for p in pages:
-        for it in p.items:
-            if it.table is not None or not it.lines:
-                continue
-            if it.bbox.y1 <= BAND * p.height or it.bbox.y0 >= (1 - BAND) * p.height:
-                continue
-            chars[_style(it)] += it.chars
-            on_pages.setdefault(_style(it), set()).add(p.number)
-    total = sum(chars.values())
-    return {s for s, c in chars.items() if c >= share * total or len(on_pages[s]) >= 3}
-
-
 def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
     """How often each of ``keys`` is the whole text of an item outside the margin bands."""
     found: Counter[str] = Counter()
     if not keys:
         return found
+    firsts = {k[:1] for k in keys}
+    lasts = {k[-1:] for k in keys}
     for p in pages:
+        top, bottom = BAND * p.height, (1 - BAND) * p.height
         for it in p.items:
             if it.table is not None or not it.lines or len(it.lines) > 3:
                 continue
-            if it.bbox.y1 <= BAND * p.height or it.bbox.y0 >= (1 - BAND) * p.height:
+            if it.bbox.y1 <= top or it.bbox.y0 >= bottom:
                 continue
-            key = _norm_key(it.text.strip())
+            text = it.text.strip()
+            if _other_key(text, firsts, lasts):
+                continue
+            key = _norm_key(text)
             if key in keys:
                 found[key] += 1
     return found
+
+
+#: Letters that may open a roman numeral, which _norm_key turns into "#" as digits.
+_ROMAN_LETTERS = frozenset("ivxlcdm")
+
+
+def _other_key(text: str, firsts: set[str], lasts: set[str]) -> bool:
+    """``_norm_key(text)`` is surely none of the keys whose first characters
+    are ``firsts`` and last ``lasts``: told by the text's two ends, without
+    making the key.
+
+    The key of an ASCII text lower-cases it (no change of length) and turns
+    numbers into ``#``, so it starts with the text's first character
+    lower-cased, or ``#`` when that is a digit or a roman numeral's letter
+    (and ends the same way). Other text is never ruled out here.
+    """
+    if not text or not text.isascii():
+        return False
+    for c, ends in ((text[0].lower(), firsts), (text[-1].lower(), lasts)):
+        if c not in ends and not ("#" in ends and (c.isdigit() or c in _ROMAN_LETTERS)):
+            return True
+    return False
 
 
 def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
@@ -414,7 +502,7 @@ def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
                 it.kind = "furniture"
 
 
-def _split_running_rows(pages: Sequence[PageItems]) -> None:
+def _split_running_rows(pages: Sequence[PageItems]) -> bool:
     """Take a running head out of a table region that reaches over it.
 
     A table detected from the top (bottom) edge of a page can take the
@@ -424,6 +512,7 @@ def _split_running_rows(pages: Sequence[PageItems]) -> None:
     of a line marked as furniture on other pages, it is furniture, split off
     the table into an item of its own. A row in the wider margin band with
     only furniture between it and the page edge counts as in the outermost.
+    Returns whether a row or line was split off.
     """
     marked: dict[str, list[Item]] = {}
     for p in pages:
@@ -431,7 +520,8 @@ def _split_running_rows(pages: Sequence[PageItems]) -> None:
             if it.kind == "furniture" and it.table is None:
                 marked.setdefault(_norm_key(it.text.strip()), []).append(it)
     if not marked:
-        return
+        return False
+    split = False
     for p in pages:
         for it in list(p.items):
             if it.table is None and (it.kind is not None or len(it.lines) < 2):
@@ -440,7 +530,8 @@ def _split_running_rows(pages: Sequence[PageItems]) -> None:
                 # Stacked running lines ("Table of Contents" over the
                 # company's name over "NOTES ... (Continued)") go row by row.
                 while _split_edge_row(p, it, marked, top) or _split_edge_line(p, it, marked, top):
-                    pass
+                    split = True
+    return split
 
 
 def _split_edge_line(p: PageItems, it: Item, marked: dict[str, list[Item]], top: bool) -> bool:

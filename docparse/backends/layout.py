@@ -27,13 +27,13 @@ library's page objects.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from pathlib import Path
 
 from docparse.backends.floats import join_caption_labels, link_captions, mark_figure_text
 from docparse.backends.footnotes import mark_footnotes
-from docparse.backends.furniture import body_font, mark_furniture
+from docparse.backends.furniture import body_font, mark_furniture, text_stats
 from docparse.backends.headings import (
     assign_levels,
     attach_section_numbers,
@@ -80,6 +80,8 @@ _BULLET = re.compile(r"^\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?
 _BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
 _ABSTRACT = re.compile(r"^abstract\b\W", re.IGNORECASE)
 _LONE_BULLET = re.compile(r"\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s*")
+# A character str.isalnum() accepts: re's \w is isalnum() and "_".
+_ALNUM = re.compile(r"[^\W_]")
 
 
 #: Quotes and brackets that may close a sentence after its full stop.
@@ -349,15 +351,6 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
 # --------------------------------------------------------------------------- across pages
 
 
-def _body_size(pages: Sequence[PageItems]) -> float:
-    c: Counter[float] = Counter()
-    for p in pages:
-        for it in p.items:
-            if it.table is None and it.size > 0:
-                c[round(it.size * 2) / 2] += it.chars
-    return c.most_common(1)[0][0] if c else 0.0
-
-
 def _find_title(first: PageItems, body: float) -> str | None:
     """Mark the document title on its first page and return its text."""
     title: str | None = None
@@ -396,6 +389,17 @@ def _find_title(first: PageItems, body: float) -> str | None:
     return title
 
 
+#: The unit kind of an item whose block role is not a heading's or title's.
+_ROLE_KINDS: dict[str, UnitKind] = {
+    "paragraph": "paragraph",
+    "list_item": "list_item",
+    "caption": "caption",
+    "figure": "paragraph",
+    "footnote": "footnote",
+    "equation": "equation",
+}
+
+
 # Over the C901 limit on purpose: one classification pass, each branch one unit kind's rule.
 def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | None:
     """Assign kinds and heading levels; return the document title if found."""
@@ -418,14 +422,7 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                 title = text
                 continue
             if it.role is not None and it.role not in ("heading", "title"):
-                it.kind = {
-                    "paragraph": "paragraph",
-                    "list_item": "list_item",
-                    "caption": "caption",
-                    "figure": "paragraph",
-                    "footnote": "footnote",
-                    "equation": "equation",
-                }.get(it.role, "paragraph")  # type: ignore[assignment]
+                it.kind = _ROLE_KINDS.get(it.role, "paragraph")
                 if it.kind == "paragraph" and CAPTION.match(text):
                     it.kind = "caption"
                 continue
@@ -486,22 +483,33 @@ def _last_page(it: Item) -> int:
     return it.extra[-1][0] if it.extra else it.page
 
 
-def _continues(para: Item, it: Item) -> bool:
-    """``it`` carries on the paragraph ``para`` left open (no sentence end)."""
-    prev = para.lines[-1].rstrip() if para.lines else ""
+def _open_tail(para: Item) -> str | None:
+    """The last line of ``para`` (right-stripped) when it ends no sentence, else
+    ``None`` (the paragraph is closed: no lines, or a sentence end)."""
+    if not para.lines:
+        return None
+    tail = para.lines[-1].rstrip()
+    return None if _ends_sentence(tail) else tail
+
+
+def _continues(para: Item, prev: str, it: Item) -> bool:
+    """The paragraph ``it`` carries on ``para``, whose last line ``prev``
+    (right-stripped, not empty) ends no sentence."""
     first = it.text.lstrip()
-    if it.kind != "paragraph" or not prev or not first or _ends_sentence(prev):
+    if not first:
         return False
     if first[0].islower() or (prev[-1] in "-,(" and first[0].isalnum()):
         return True
+    if not prev[-1].isalnum() or abs(it.size - para.size) > 0.6:
+        return False
     # Across a column or page break, a sentence cut after a word may go on
     # with a name that is no sentence start ("... directly linked to" /
     # "SMBH accretion", "AT2019qiz, whose"), in the same type; a capitalised
     # word ("Body") starts a new paragraph.
-    broken = it.page != _last_page(para) or (it.col != para.col and it.col and para.col)
-    word = first.split()[0]
-    name = sum(c.isupper() or c.isdigit() for c in word) >= 2
-    return bool(broken) and name and prev[-1].isalnum() and abs(it.size - para.size) <= 0.6
+    if it.page == _last_page(para) and not (it.col != para.col and it.col and para.col):
+        return False
+    word = first.split(maxsplit=1)[0]
+    return sum(c.isupper() or c.isdigit() for c in word) >= 2
 
 
 def _merge_continuations(order: list[Item]) -> list[Item]:
@@ -514,27 +522,27 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
     """
     out: list[Item] = []
     last_para: Item | None = None
+    # The open paragraph's last line (see _open_tail), read again only when
+    # the paragraph or its lines change, not once per item after it.
+    tail: str | None = None
     for it in order:
-        if it.role == "figure" and it.kind == "paragraph":
+        kind = it.kind
+        if kind == "paragraph" and it.role == "figure":
             out.append(it)  # a float: the paragraph around it goes on
             continue
-        if it.kind in ("paragraph", "list_item") and last_para is not None:
-            if _continues(last_para, it):
+        if last_para is not None and tail is not None and kind == "paragraph":
+            if (tail and _continues(last_para, tail, it)) or not _ALNUM.search(it.text):
                 last_para.lines += it.lines
                 last_para.extra.append((it.page, it.bbox))
+                tail = _open_tail(last_para)
                 continue
-            tail = last_para.lines[-1].rstrip() if last_para.lines else "."
-            open_para = not _ends_sentence(tail)
-            if open_para and it.kind == "paragraph" and not any(c.isalnum() for c in it.text):
-                last_para.lines += it.lines
-                last_para.extra.append((it.page, it.bbox))
-                continue
-            if open_para and it.kind == "paragraph" and abs(it.size - last_para.size) > 1.0:
+            if abs(it.size - last_para.size) > 1.0:
                 out.append(it)  # a box in another type: the open paragraph goes on after it
                 continue
-        if it.kind in ("paragraph", "list_item", "abstract"):
+        if kind in ("paragraph", "list_item", "abstract"):
             last_para = it
-        elif it.kind in ("heading", "title"):
+            tail = _open_tail(it)
+        elif kind in ("heading", "title"):
             last_para = None
         out.append(it)
     return out
@@ -552,17 +560,16 @@ def assemble_pages(
             no_text.append(page.number)
         infos.append(PageInfo(page.number, page.n_chars, page.unmapped_glyphs))
         recs.append(page_items(page, config))
-    body = _body_size(recs)
-    if config.remove_headers:
-        mark_furniture(recs, body)
-    main_font = body_font(recs)
+    stats = text_stats(recs)
+    body, main_font = stats.body_size, stats.main_font
+    if config.remove_headers and mark_furniture(recs, body, stats):
+        main_font = body_font(recs)  # lines split off items: the counts changed
     join_caption_labels(recs)
     mark_figure_text(recs, body, main_font)
     mark_footnotes(recs, body)
     title = _classify(recs, body, main_font)
-    vocab = vocabulary(ln for p in recs for it in p.items for ln in it.lines)
-
     order = [it for p in recs for it in p.items]
+    vocab = vocabulary(chain.from_iterable([it.lines for it in order]))
     order = _merge_continuations(order)
 
     drafts: list[UnitDraft] = []
@@ -605,8 +612,13 @@ def assemble_pages(
                 )
             )
             continue
-        text = join_lines(it.lines, vocab, dehyphenate=config.dehyphenate)
-        raw = "\n".join(it.lines)
+        lines = it.lines
+        if len(lines) == 1:
+            raw = lines[0]
+            text = raw.strip()  # what join_lines makes of one line
+        else:
+            text = join_lines(lines, vocab, dehyphenate=config.dehyphenate)
+            raw = "\n".join(lines)
         if kind == "heading":
             while stack and stack[-1][0] >= it.level:
                 stack.pop()

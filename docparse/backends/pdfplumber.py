@@ -39,36 +39,34 @@ from docparse.backends.table_candidates import (
     PageInputs,
     ruled_clusters,
 )
+from docparse.backends.table_checks import plausible_table, prose_table, rich_table, text_line_count
+from docparse.backends.table_combine import (
+    SIDE_SLACK,
+    grow_headers,
+    join_cut_grids,
+    join_strips,
+    with_extra_tables,
+)
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.table_open_grid import with_open_grids
-from docparse.backends.tables import (
-    SIDE_SLACK,
+from docparse.backends.table_reading import RegionGrid, region_grids, shading_columns
+from docparse.backends.table_regions import (
     TABLE_MARGIN,
-    RegionGrid,
     TextLine,
     banded_regions,
     caption_regions,
-    column_starts,
-    grow_headers,
     is_rule,
-    join_cut_grids,
-    join_strips,
-    numeric_tables_beyond,
     open_sides,
-    plausible_table,
-    prefer_fuller_grids,
-    prose_table,
-    region_grids,
-    rich_table,
     rule_bounded_regions,
-    shading_columns,
+)
+from docparse.backends.table_repair import (
+    column_starts,
+    prefer_fuller_grids,
     split_stacked_rows,
     spread_merged_cells,
-    text_line_count,
-    whitespace_regions,
-    with_extra_tables,
 )
+from docparse.backends.table_whitespace import numeric_tables_beyond, whitespace_regions
 from docparse.errors import (
     CorruptDocumentError,
     MissingDependencyError,
@@ -326,7 +324,7 @@ def table_regions(
     searched only where rules cross and whitespace tables where rows of
     numbers are (see :mod:`~docparse.backends.table_candidates`).
     Zebra-striped tables found strip by strip are read again as one table
-    (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
+    (:func:`~docparse.backends.table_regions.banded_regions`); booktabs-style tables
     (horizontal rules only) and caption-anchored ones come on top, from
     :func:`ruled_off_tables` and :func:`caption_regions`, and keyed lists (an
     exhibit index, :func:`keyed_list_tables`), where no other table overlaps
@@ -489,7 +487,7 @@ def _close_open_sides(
     """Ruled grids that leave out an unruled stub or last column, read again with them.
 
     The ``lines`` strategy stops at the outermost drawn rule; where
-    :func:`~docparse.backends.tables.open_sides` finds the table going on
+    :func:`~docparse.backends.table_regions.open_sides` finds the table going on
     beyond it, the mixed strategy with those sides closed reads the whole
     table. Its grid replaces a ruled grid it contains when it holds more
     non-empty cells.
@@ -530,7 +528,7 @@ def _prefer_strict(
     """Ruled grids re-read from strokes and thin rules only, where that reads them better.
 
     pdfplumber's ``lines`` strategy takes the edges of every rectangle, cell
-    backgrounds included; see :func:`~docparse.backends.tables.prefer_fuller_grids`.
+    backgrounds included; see :func:`~docparse.backends.table_repair.prefer_fuller_grids`.
     """
     thin = [
         o

@@ -41,34 +41,34 @@ from docparse.backends.table_candidates import (
     rect_edges,
     ruled_clusters,
 )
+from docparse.backends.table_checks import prose_table, rich_table, text_line_count
+from docparse.backends.table_combine import (
+    SIDE_SLACK,
+    grow_headers,
+    join_cut_grids,
+    join_strips,
+    widen_to_open_sides,
+    with_extra_tables,
+)
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.table_open_grid import with_open_grids
-from docparse.backends.tables import (
-    SIDE_SLACK,
+from docparse.backends.table_reading import region_grids, shading_columns
+from docparse.backends.table_regions import (
     TABLE_MARGIN,
     TextLine,
     banded_regions,
     caption_regions,
-    column_starts,
-    grow_headers,
     is_rule,
-    join_cut_grids,
-    join_strips,
-    numeric_tables_beyond,
-    prefer_fuller_grids,
-    prose_table,
-    region_grids,
-    rich_table,
     rule_bounded_regions,
-    shading_columns,
+)
+from docparse.backends.table_repair import (
+    column_starts,
+    prefer_fuller_grids,
     split_stacked_rows,
     spread_merged_cells,
-    text_line_count,
-    whitespace_regions,
-    widen_to_open_sides,
-    with_extra_tables,
 )
+from docparse.backends.table_whitespace import numeric_tables_beyond, whitespace_regions
 from docparse.errors import CorruptDocumentError
 from docparse.model import BBox
 
@@ -358,7 +358,7 @@ def tables_of(
     searched only where rules cross (:func:`ruled_clusters`), whitespace
     tables only where rows of numbers are (:func:`numeric_regions`).
     Zebra-striped tables found strip by strip are read again as one table
-    (:func:`~docparse.backends.tables.banded_regions`); booktabs-style tables
+    (:func:`~docparse.backends.table_regions.banded_regions`); booktabs-style tables
     (horizontal rules only) and caption-anchored ones come on top, from
     :func:`ruled_off_tables` and :func:`caption_regions`, where no other table
     overlaps them. ``textpage`` and ``spans``: the page's text page and its
@@ -452,7 +452,9 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
                 grids.append((t.bbox, rows))
         return grids
 
-    def within_margins(regions: list[Any]) -> list[Any]:
+    # A plain clip to the margin band, unlike table_whitespace.within_margins,
+    # which lowers the bottom through a statement's last line.
+    def clipped_to_margins(regions: list[Any]) -> list[Any]:
         out = []
         for r in regions:
             clip = (r[0], max(r[1], top), r[2], min(r[3], bottom))
@@ -463,7 +465,7 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
     if strategy == "text":
         return run(page_clip, strategy="text")
     # Ruled tables only where rules cross: a page of prose and plots costs nothing here.
-    clusters = within_margins(ruled_clusters(pt.inputs.segments, pt.inputs.words))
+    clusters = clipped_to_margins(ruled_clusters(pt.inputs.segments, pt.inputs.words))
     if clusters:
         # The ruled searches' characters are read once, around every cluster.
         pt.chars_region = (
@@ -513,7 +515,7 @@ def _strategy_tables(pt: PageTables) -> list[Grid]:
 
 def _with_rows_beyond(pt: PageTables, found: list[Grid], clusters: list[Any]) -> list[Grid]:
     """``found`` with the rows of numbers it left out read from the words (a statement
-    ruled in part, :func:`~docparse.backends.tables.numeric_tables_beyond`)."""
+    ruled in part, :func:`~docparse.backends.table_whitespace.numeric_tables_beyond`)."""
     beyond = numeric_tables_beyond([g[0] for g in found], pt.inputs, clusters)
     return with_extra_tables(found, beyond, lambda g: g[0], lambda g: g[1], side_slack=SIDE_SLACK)
 

@@ -9,11 +9,11 @@ character. Runs become :class:`~docparse.backends.base.TextSpan` records
 are made as for the other backends.
 
 PDFium has no table finder. Tables are found where the shared region finders
-place them (:func:`~docparse.backends.tables.caption_regions` for tables
-next to a "Table N" caption, :func:`~docparse.backends.tables.rule_bounded_regions`
+place them (:func:`~docparse.backends.table_regions.caption_regions` for tables
+next to a "Table N" caption, :func:`~docparse.backends.table_regions.rule_bounded_regions`
 for booktabs rules taken from the page's thin path objects) and read from
 the runs inside: columns where no run covers the x-gap
-(:func:`~docparse.backends.tables.column_edges`), rows by vertical overlap.
+(:func:`~docparse.backends.table_regions.column_edges`), rows by vertical overlap.
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ from docparse.backends.base import (
 )
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.pypdfium2_runs import TextCalls, page_runs
+from docparse.backends.table_checks import ruled_off_plausible
 from docparse.backends.table_headers import is_data_row
-from docparse.backends.tables import (
+from docparse.backends.table_regions import (
     TABLE_CAPTION,
     TextLine,
     caption_regions,
     column_edges,
     is_rule,
     rule_bounded_regions,
-    ruled_off_plausible,
 )
 from docparse.errors import CorruptDocumentError, MissingDependencyError, cause_text
 from docparse.model import BBox
@@ -89,8 +89,8 @@ def region_table(region: Sequence[float], spans: Sequence[TextSpan]) -> TableReg
     """The table read from the runs whose centre lies in ``region``, or ``None``.
 
     Columns sit at the x-gaps no run covers
-    (:func:`~docparse.backends.tables.column_edges`); a grid that is not two
-    columns of short cells (:func:`~docparse.backends.tables.ruled_off_plausible`)
+    (:func:`~docparse.backends.table_regions.column_edges`); a grid that is not two
+    columns of short cells (:func:`~docparse.backends.table_checks.ruled_off_plausible`)
     is no table.
     """
     x0, y0, x1, y1 = region[:4]

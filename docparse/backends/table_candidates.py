@@ -7,7 +7,7 @@ read once (:class:`PageInputs`: words, text lines, rule segments, fills), and
 return the regions worth a grid: clusters of crossing rules
 (:func:`ruled_clusters`) and runs of rows holding aligned numbers
 (:func:`numeric_regions`). The caption, booktabs and zebra-band finders live in
-:mod:`docparse.backends.tables`. Inputs are plain tuples, not library objects,
+:mod:`docparse.backends.table_regions`. Inputs are plain tuples, not library objects,
 so that any word source (PyMuPDF, pdfplumber, OCR) can use them.
 """
 
@@ -25,7 +25,7 @@ Word = tuple[float, float, float, float, str]
 #: An axis-parallel rule segment ``(x0, y0, x1, y1)`` (zero or small thickness).
 Segment = tuple[float, float, float, float]
 Box4 = tuple[float, float, float, float]
-#: A text line ``(bbox, text)``; the same shape as ``docparse.backends.tables.TextLine``.
+#: A text line ``(bbox, text)``; the same shape as ``docparse.backends.table_regions.TextLine``.
 Line = tuple[tuple[float, ...], str]
 
 #: A value, with a significance or footnote mark after it ("5.3**", "12†").

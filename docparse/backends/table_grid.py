@@ -1,7 +1,7 @@
 """Table grids read from a region's words: rows from baselines, columns from shared gaps.
 
 Given a region known to hold a table (from any finder of
-:mod:`docparse.backends.table_candidates` or :mod:`docparse.backends.tables`),
+:mod:`docparse.backends.table_candidates` or :mod:`docparse.backends.table_regions`),
 :func:`word_grid` reads its cells from the words alone, the way a reader does:
 rows are baselines (:func:`~docparse.backends.table_rows.baseline_rows`),
 columns the x-gaps every row leaves free (:func:`shared_gaps`), and currency

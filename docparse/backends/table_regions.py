@@ -6,7 +6,7 @@ without rules have only their caption to anchor them (:func:`caption_regions`),
 zebra-striped filings come out as one-row strips (:func:`banded_regions`), and
 tables ruled only between column groups leave their outer columns open
 (:func:`open_sides`). The finders here return regions; the grids are read
-from the words inside them (:mod:`docparse.backends.tables`).
+from the words inside them (:mod:`docparse.backends.table_reading`).
 """
 
 from __future__ import annotations

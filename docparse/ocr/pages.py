@@ -339,14 +339,16 @@ def ocr_tables(lines: Sequence[Line], page_width: float) -> tuple[TableRegion, .
     """Tables on an OCR'd page, by the word/line table heuristics the backends share.
 
     A scan has no ruling strokes and no font, so the tables found are those
-    next to a "Table N" caption (:func:`~docparse.backends.tables.caption_regions`),
+    next to a "Table N" caption (:func:`~docparse.backends.table_regions.caption_regions`),
     with columns at the gaps no word covers
-    (:func:`~docparse.backends.tables.column_edges`), rows at the text lines,
-    kept when the grid reads as a table (:func:`~docparse.backends.tables.ruled_off_plausible`).
+    (:func:`~docparse.backends.table_regions.column_edges`), rows at the text lines,
+    kept when the grid reads as a table
+    (:func:`~docparse.backends.table_checks.ruled_off_plausible`).
     """
     import bisect
 
-    from docparse.backends.tables import caption_regions, column_edges, ruled_off_plausible
+    from docparse.backends.table_checks import ruled_off_plausible
+    from docparse.backends.table_regions import caption_regions, column_edges
 
     text_lines = [((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text) for ln in lines]
     words = [

@@ -6,7 +6,7 @@ from synthetic_pages import block, build, line
 
 from docparse.backends.base import PageContent, TableRegion
 from docparse.backends.table_regions import rule_bounded_regions
-from docparse.backends.tables import caption_parts
+from docparse.backends.table_whitespace import caption_parts
 from docparse.model import BBox
 
 _ROWS = (("Experiment", "Speed"), ("Run 11", "12.5"), ("Run 12", "24"))

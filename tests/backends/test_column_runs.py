@@ -13,7 +13,7 @@ from docparse.backends.table_repair import (
     with_closing_rows,
     without_larger_type,
 )
-from docparse.backends.tables import within_margins
+from docparse.backends.table_whitespace import within_margins
 
 PAGES = {"aus": 1, "cash": 2, "derivatives": 3, "parent": 4, "loans": 5}
 

@@ -5,13 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from docparse.backends.table_candidates import Line, PageInputs, Word
+from docparse.backends.table_combine import SIDE_SLACK, with_extra_tables
+from docparse.backends.table_reading import region_grids
 from docparse.backends.table_repair import header_blocks
-from docparse.backends.tables import (
-    SIDE_SLACK,
-    numeric_tables_beyond,
-    region_grids,
-    with_extra_tables,
-)
+from docparse.backends.table_whitespace import numeric_tables_beyond
 from tests.synthetic_pages import line_words
 
 Row = Sequence[tuple[float, str]]

@@ -25,11 +25,8 @@ from docparse.backends.base import (
     display_bbox,
 )
 from docparse.backends.layout import join_lines, merge_continuation_rows, vocabulary
-from docparse.backends.tables import (
-    plausible_table,
-    rule_bounded_regions,
-    ruled_off_plausible,
-)
+from docparse.backends.table_checks import plausible_table, ruled_off_plausible
+from docparse.backends.table_regions import rule_bounded_regions
 from docparse.model import BBox
 from docparse.registry import _BUILTIN, PDF_BACKENDS
 from docparse.text import line_joiner

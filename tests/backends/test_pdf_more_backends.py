@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 from pathlib import Path
 
 import pytest
@@ -228,6 +229,31 @@ def test_pypdfium2_glyph_runs_found_without_search() -> None:
     raw = _FakeRaw([("a", 0), ("b", 0), (" ", None), ("c", 2)])
     runs = _Runs(_FakeTextPage(raw), raw)
     assert runs._glyph_starts() is None and runs.starts() == [0, 3]
+
+
+def test_pypdfium2_runs_searched_across_lines() -> None:
+    """The search for the runs' first characters probes the next line's first
+    character (after PDFium's generated CR LF) before galloping: a line whose
+    first character goes on the run before it, lines of several runs and runs
+    of several lines come out as the rectangles say."""
+    _needs("pypdfium2")
+    from docparse.backends.pypdfium2_runs import _Runs
+
+    chars: list[tuple[str, int | None]] = []
+    pieces = [("Lorem ipsum ", 0), ("dolor", 1), ("\r\n", None), ("sit amet", 1)]
+    pieces += [("\r\n", None), ("consectetur", 2), (",", 3), (" adipiscing", 3), ("\r\n", None)]
+    pieces += [("elit", 4), (" ", None), ("sed", 5), ("\r\n", None), ("do", 6)]
+    for text, obj in pieces:
+        chars += [(c, obj) for c in text]
+    raw = _FakeRaw(chars)
+    runs = _Runs(_FakeTextPage(raw), raw)
+    assert runs._line_starts() == [19, 29, 54, 64]
+    starts = runs.starts()
+    # A run starts where the text object changes, generated characters left out.
+    objs = [(k, obj) for k, (_, obj) in enumerate(chars) if obj is not None]
+    assert starts == [0] + [k for (_, a), (k, b) in itertools.pairwise(objs) if a != b]
+    assert starts == [0, 12, 29, 40, 54, 59, 64]
+    assert runs.texts(starts)[1:3] == ["dolor\r\nsit amet\r\n", "consectetur"]
 
 
 def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:

@@ -17,13 +17,8 @@ from align.metrics.tables import cell_f1
 from align.readers.tables import GoldTable, read_gold_tables, read_icdar2013
 from docparse.backends.layout import merge_continuation_rows
 from docparse.backends.table_headers import is_data_row
-from docparse.backends.tables import (
-    banded_regions,
-    caption_regions,
-    open_sides,
-    prefer_fuller_grids,
-    split_stacked_rows,
-)
+from docparse.backends.table_regions import banded_regions, caption_regions, open_sides
+from docparse.backends.table_repair import prefer_fuller_grids, split_stacked_rows
 
 ICDAR = ("icdar2013-eu-001", "icdar2013-us-001", "icdar2013-us-003", "icdar2013-eu-019-p3")
 

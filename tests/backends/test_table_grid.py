@@ -10,7 +10,8 @@ from __future__ import annotations
 from docparse.backends.table_candidates import Word
 from docparse.backends.table_grid import attach_symbols, merge_symbol_cells, word_grid
 from docparse.backends.table_headers import UNITS_LINE, header_row_count
-from docparse.backends.tables import column_starts, rule_bounded_regions, spread_merged_cells
+from docparse.backends.table_regions import rule_bounded_regions
+from docparse.backends.table_repair import column_starts, spread_merged_cells
 from docparse.backends.words import merge_continuation_rows
 
 # Two value columns of a 10-K statement: "$" at each cell's left edge, values

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from docparse.backends.table_candidates import Word, is_number
 from docparse.backends.table_checks import labelled_rows, prose_table
+from docparse.backends.table_combine import with_extra_tables
 from docparse.backends.table_grid import word_grid
+from docparse.backends.table_reading import region_grids
 from docparse.backends.table_regions import (
     TABLE_CAPTION,
     caption_blocks,
     joined_rules,
     rule_bounded_regions,
 )
-from docparse.backends.tables import region_grids, with_extra_tables
 
 # us-021 p2: a caption wrapped over three lines right above the table.
 CAPTIONED: list[Word] = [

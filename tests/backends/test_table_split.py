@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from docparse.backends.table_candidates import Word
 from docparse.backends.table_grid import side_by_side_tables, stacked_tables, word_grid
+from docparse.backends.table_reading import region_grids
 from docparse.backends.table_rows import without_leaders
-from docparse.backends.tables import region_grids
 
 CHAR = 6.0
 LINE = 12.0

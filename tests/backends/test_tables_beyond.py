@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from docparse.backends.table_candidates import Line, PageInputs, Word
-from docparse.backends.tables import SIDE_SLACK, numeric_tables_beyond, with_extra_tables
+from docparse.backends.table_combine import SIDE_SLACK, with_extra_tables
+from docparse.backends.table_whitespace import numeric_tables_beyond
 from tests.synthetic_pages import line_words
 
 
