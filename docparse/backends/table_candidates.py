@@ -349,7 +349,7 @@ def _column_heads(row: _Row, body: Sequence[_Row]) -> float | None:
     box, texts, _, spans = row
     if not body or " ".join(texts).rstrip()[-1:] in ".;" or _goes_on_row(texts):
         return None
-    if any(t.rstrip().endswith(":") for t in texts):
+    if any(w.endswith(":") for t in texts for w in t.split()):
         return None  # a form's fields (``Fecha: 28/11/2012``), no heads
     gap = 0.8 * (box[3] - box[1])
     groups: list[list[float]] = []  # x0, x1, words
