@@ -741,15 +741,7 @@ class PdfplumberBackend(PdfBackend):
         blocks = (*blocks_from_lines(lines), *across)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
-            # Text set sideways on an upright page (a chart's axis title) is
-            # no table cell: pdfminer splits it into letters that line up with
-            # the bar labels as rows of values. It stays text (the layout keeps
-            # every line no cell holds).
-            upright = [w for w in words if w["upright"]]
-            if len(upright) == len(words):
-                tables = table_regions(page, config, words, lines)
-            elif upright:
-                tables = table_regions(page, config, upright)
+            tables = table_regions(page, config, words, lines)
         images: tuple[BBox, ...] = ()
         if not blocks:
             images = tuple(

@@ -80,17 +80,3 @@ def test_stacked_column_heads_join_their_table(backend: str) -> None:
     assert table is not None and table.n_header_rows >= 2
     assert any("Education system" in c for r in table.rows[: table.n_header_rows] for c in r)
     assert table.rows[table.n_header_rows][:2] == ("Australia", "100")
-
-
-@pytest.mark.corpus
-def test_sideways_chart_text_seeds_no_table(corpus_dir: Path) -> None:
-    # CT REIT 2022 ESG Report p11 (no licence to copy a page, hence the shared
-    # corpus): a bar chart's axis title set sideways (`# of Certifications`),
-    # split by pdfminer into letters beside the bars' value labels, read as
-    # a table of `# | 5 | 4` rows. The title stays text.
-    pdf = corpus_dir / "qa_evidence" / "climretrieve-CT_REIT_2022_ESG_Report"
-    doc = docparse.parse(
-        pdf / "CT REIT 2022 ESG Report.pdf", backend="pdfplumber", config={"pages": (11, 11)}
-    )
-    assert not [u for u in doc.units if u.kind == "table"]
-    assert any("Projects Certified" in u.text for u in doc.units)
