@@ -220,6 +220,13 @@ def glyph_map(text: str) -> tuple[str, list[int]]:
         if _droppable(ch):
             continue
         spelled = _SPELLED.get(ch, ch)
+        if out and out[-1] in _NEGATION and unicodedata.category(ch) == "Sm":
+            # The slash of ≠ drawn before its =: a text layer may print it
+            # first; composed as NFKC composes "=" and the slash after it.
+            negated = unicodedata.normalize("NFC", ch + out[-1])
+            if len(negated) == 1:
+                out[-1] = negated
+                continue
         out.append(spelled)
         starts.extend([norm.starts[i]] * len(spelled))
     return "".join(out), starts

@@ -254,7 +254,12 @@ def _plain_rows(rows: tuple[tuple[str, ...], ...]) -> list[list[str]]:
     def plain(cell: str) -> str:
         # A macro it cannot print (``\\varlimsup``) stays as written: a cell
         # must not vanish from what the parse has to hold.
-        text = conv.latex_to_text(cell) if "$" in cell or "\\" in cell else cell
+        if "$" not in cell and "\\" not in cell:
+            return cell
+        try:
+            text = conv.latex_to_text(cell)
+        except AttributeError:  # pylatexenc on some unbalanced macro arguments
+            return cell
         return text if normalize_cell(text) else cell
 
     return [[plain(c) for c in r] for r in rows]

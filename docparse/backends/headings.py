@@ -404,7 +404,10 @@ def attach_section_numbers(items: list[Item]) -> list[Item]:
     Classes that put the number in its own box make the backend report it
     as a separate block on the same baseline just left of the title.
     """
-    numbers = [it for it in items if len(it.lines) == 1 and is_section_number(it.text)]
+    # An item of one line has that line stripped as its text: is_section_number
+    # without its strip (one call less an item, and most items are one line).
+    alone = _SECTION_NUMBER.fullmatch
+    numbers = [it for it in items if len(it.lines) == 1 and alone(it.text)]
     if not numbers:
         return items
     dropped: set[int] = set()

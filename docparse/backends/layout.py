@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 from pathlib import Path
 
+from docparse.backends.equations import gather_equations
 from docparse.backends.floats import join_caption_labels, link_captions, mark_figure_text
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture, text_stats
@@ -131,8 +132,26 @@ def _union(boxes: Iterable[BBox]) -> BBox:
     return union_boxes(list(boxes))
 
 
-def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int) -> list[Item]:
+def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int) -> list[Item]:
     """Split one block (its lines and role) into paragraph candidates."""
+    if role is None and len(block_lines) == 1 and len(block_lines[0].spans) == 1:
+        # One line of one span (most blocks of a text-run backend): no run-in
+        # heading to split off (that takes a bold span and another), no
+        # leading mark, the span's font.
+        ln = block_lines[0]
+        text = ln.text
+        if not text.strip():
+            return []
+        return [
+            Item(
+                page,
+                ln.bbox,
+                (expand_ligatures(text),),
+                ln.size,
+                bool(ln.bold),
+                font=ln.spans[0].font,
+            )
+        ]
     lines = [ln for ln in block_lines if ln.text.strip()]
     if not lines:
         return []
@@ -155,6 +174,20 @@ def _split_block(block_lines: Iterable[Line], role: BlockRole | None, page: int)
         left = min([ln.bbox.x0 for ln in lines])
         right = max([ln.bbox.x1 for ln in lines])
     lines, run_in = split_run_in(lines)
+    if len(lines) == 1:
+        # One line, not split (most blocks): one item, its own box, size and weight.
+        ln = lines[0]
+        return [
+            Item(
+                page,
+                ln.bbox,
+                (expand_ligatures(ln.text),),
+                ln.size,
+                bool(ln.bold),
+                font=dominant_font(lines),
+                marker=leading_marker(ln),
+            )
+        ]
     groups: list[list[Line]] = [[lines[0]]]
     # Each line's facts are read once and carried as the next line's "prev".
     prev = lines[0]
@@ -319,9 +352,10 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     tables = page.tables if config.tables else ()
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
-    marks: set[str] = set()
-    for block in join_number_blocks(page.blocks):
-        marks |= superscripts(block.lines)
+    blocks = join_number_blocks(gather_equations(page))
+    # A line's marks do not depend on its block: the page's lines read at once.
+    marks = superscripts([ln for block in blocks for ln in block.lines])
+    for block in blocks:
         if block.role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
             if rows:
@@ -519,6 +553,7 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
     parts do not end the paragraph; neither does a paragraph set in another
     type size (a box or sidebar), nor a fragment without a letter or digit
     (a lone ``?`` of an unresolved citation), which joins the open paragraph.
+    A display equation ends it: the text after one is a paragraph of its own.
     """
     out: list[Item] = []
     last_para: Item | None = None
@@ -542,7 +577,7 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
         if kind in ("paragraph", "list_item", "abstract"):
             last_para = it
             tail = _open_tail(it)
-        elif kind in ("heading", "title"):
+        elif kind in ("heading", "title", "equation"):
             last_para = None
         out.append(it)
     return out

@@ -171,24 +171,33 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
             append(_one_span_line(row[0]))
             continue
         row.sort(key=_left)
-        cur: list[TextSpan] = [row[0]]
+        first = row[0]
+        cur: list[TextSpan] = [first]
+        # Whether each gap of the piece is a space (line_facts' test, on the
+        # same gap and size as the gutter test: measured once for both).
+        spaces: list[bool] = []
         pieces = [cur]
-        prev = row[0]
-        prev_x1, prev_size = prev.bbox.x1, prev.size
+        prev_x1, prev_size = first.bbox.x1, first.size
         for s in row[1:]:
-            size = s.size if s.size > prev_size else prev_size
-            x0 = s.bbox.x0
-            if x0 - prev_x1 > 0.9 * (size if size > 1.0 else 1.0):
-                append(_line(cur))
+            s_size = s.size
+            size = s_size if s_size > prev_size else prev_size
+            if not size > 1.0:
+                size = 1.0
+            b = s.bbox
+            gap = b.x0 - prev_x1
+            if gap > 0.9 * size:
+                append(_piece_line(cur, spaces))
                 cur = [s]
+                spaces = []
                 pieces.append(cur)
             else:
                 cur.append(s)
-            prev_x1, prev_size = s.bbox.x1, s.size
+                spaces.append(gap > 0.15 * size)
+            prev_x1, prev_size = b.x1, s_size
         if len(pieces) > 1:
             cut.append((len(lines) - len(pieces) + 1, pieces))
             led = led or any(map(_may_lead, pieces))
-        append(_line(cur))
+        append(_piece_line(cur, spaces))
     if led:
         # From the last row up, so the positions of the rows above hold.
         joined = _join_contents_entries([pieces for _, pieces in cut])
@@ -393,6 +402,13 @@ def _line(spans: list[TextSpan]) -> Line:
     return make_line(tuple(spans), union_boxes([s.bbox for s in spans]))
 
 
+def _piece_line(spans: list[TextSpan], spaces: list[bool]) -> Line:
+    """The line of a row's piece, ``spaces`` its gaps as :func:`line_facts` reads them."""
+    if len(spans) == 1:
+        return _one_span_line(spans[0])
+    return _facts_line(tuple(spans), union_boxes([s.bbox for s in spans]), spaces)
+
+
 def make_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
     """``Line(spans, bbox)`` with its text, size and bold set as it is made.
 
@@ -402,9 +418,15 @@ def make_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
     """
     if len(spans) == 1:
         return _one_span_line(spans[0], bbox)
-    line = new_line(spans, bbox)
-    _, _, stext, ssize, sbold = _LINE_SET
-    text, size, bold = line_facts(spans)
+    return _facts_line(spans, bbox, None)
+
+
+def _facts_line(spans: tuple[TextSpan, ...], bbox: BBox, spaces: list[bool] | None) -> Line:
+    line = _new(Line)
+    sspans, sbbox, stext, ssize, sbold = _LINE_SET
+    sspans(line, spans)
+    sbbox(line, bbox)
+    text, size, bold = line_facts(spans, spaces)
     stext(line, text)
     ssize(line, size)
     sbold(line, bold)
@@ -416,11 +438,14 @@ def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
     bold already set: what :class:`~docparse.backends.pages.Line`'s
     properties work out for one span (its text; its size to 0.1 pt; bold
     when it is bold and not blank), at no cost."""
-    line = new_line((span,), span.bbox if bbox is None else bbox)
-    _, _, stext, ssize, sbold = _LINE_SET
-    stext(line, span.text)
+    line = _new(Line)
+    sspans, sbbox, stext, ssize, sbold = _LINE_SET
+    sspans(line, (span,))
+    sbbox(line, span.bbox if bbox is None else bbox)
+    text = span.text
+    stext(line, text)
     ssize(line, round(span.size, 1))
-    sbold(line, bool(span.bold) and bool(span.text.strip()))
+    sbold(line, bool(span.bold) and bool(text.strip()))
     return line
 
 
@@ -478,7 +503,15 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
         else:
             open_blocks.append([ln])
             active.append((open_blocks[-1], b.y1, x0, x1, ln_size))
-    return tuple(new_block(tuple(blk), union_boxes([ln.bbox for ln in blk])) for blk in open_blocks)
+    # Most blocks hold one line: its box is theirs, no union made.
+    boxes = [
+        blk[0].bbox if len(blk) == 1 else union_boxes([ln.bbox for ln in blk])
+        for blk in open_blocks
+    ]
+    blocks: list[Block] = _new_many(
+        Block, _BLOCK_SET, len(boxes), map(tuple, open_blocks), boxes, itertools.repeat(None)
+    )
+    return tuple(blocks)
 
 
 _top_left = operator.attrgetter("bbox.y0", "bbox.x0")

@@ -163,13 +163,17 @@ class Line:
         return facts
 
 
-def line_facts(spans: Sequence[TextSpan]) -> tuple[str, float, bool]:
+def line_facts(
+    spans: Sequence[TextSpan], gaps: Sequence[bool] | None = None
+) -> tuple[str, float, bool]:
     """A line's text, size and bold from its spans (:class:`Line`'s properties).
 
     Text: the span texts joined, with a space where two spans leave a gap wider
     than 0.15 of the larger size (at least 1) and neither side has one. Size:
     the size (to 0.1 pt) of most non-blank characters, the first among equals;
     0.0 without spans. Bold: every span with text is bold, and one has text.
+    ``gaps``, when given, says for each pair of neighbouring spans whether
+    their gap is that wide (a caller that measured the gaps already).
     """
     if not spans:
         return "", 0.0, False
@@ -177,12 +181,17 @@ def line_facts(spans: Sequence[TextSpan]) -> tuple[str, float, bool]:
     # hundreds of one-character spans are common, and most lines have one size.
     texts = [s.text for s in spans]
     sizes = [s.size for s in spans]
-    boxes = [s.bbox for s in spans]
-    gaps = [
-        b.x0 - a.x1 > 0.15 * (m if (m := (z if z > y else y)) > 1.0 else 1.0)
-        for a, b, y, z in zip(boxes, boxes[1:], sizes, sizes[1:], strict=False)
-    ]
-    if True in gaps:
+    if gaps is None:
+        boxes = [s.bbox for s in spans]
+        gaps = [
+            b.x0 - a.x1 > 0.15 * (m if (m := (z if z > y else y)) > 1.0 else 1.0)
+            for a, b, y, z in zip(boxes, boxes[1:], sizes, sizes[1:], strict=False)
+        ]
+    # A space at every gap (most lines of words): one join, right unless a
+    # text beside a gap has a space of its own, which then shows doubled.
+    if False not in gaps and "  " not in (joined := " ".join(texts)):
+        text = joined
+    elif True in gaps:
         out = [texts[0]]
         for k, gap in enumerate(gaps, 1):
             t = texts[k]

@@ -259,15 +259,10 @@ def numeric_regions(
     are searched per page column as well as over the whole width, so a
     two-column page's tables are found in their column.
     """
-    mid = page_width / 2
     found: list[Box4] = []
     # The three passes see mostly the same rows: each row's tests are made once.
     memo: dict[tuple[str, tuple[str, ...]], bool] = {}
-    for part in (
-        lines,
-        [ln for ln in lines if ln[0][2] <= mid + 10],
-        [ln for ln in lines if ln[0][0] >= mid - 10],
-    ):
+    for part in (lines, *page_halves(lines, page_width)):
         found.extend(_numeric_runs(part, memo, max_header))
     # A column's run inside a whole-width run is the same table seen in part.
     keep: list[Box4] = []
@@ -276,6 +271,19 @@ def numeric_regions(
         if not inner:
             keep.append(a)
     return keep
+
+
+def page_halves(lines: Sequence[Line], page_width: float) -> tuple[list[Line], list[Line]]:
+    """The lines of the left and of the right page column (10 points of slack at the middle).
+
+    A line starting right of the middle is the right column's, however short
+    (a one-word label ``A`` of a statement there ends left of the middle's slack).
+    """
+    mid = page_width / 2
+    return (
+        [ln for ln in lines if ln[0][2] <= mid + 10 and ln[0][0] < mid - 10],
+        [ln for ln in lines if ln[0][0] >= mid - 10],
+    )
 
 
 def numeric_row_boxes(lines: Sequence[Line]) -> list[Box4]:
@@ -414,6 +422,23 @@ def _header_top(
     return top
 
 
+def _values_apart(texts: list[str]) -> bool:
+    """A row whose last two or more pieces are each one value, set apart from its label.
+
+    A long label (``Loss/(gain) related to extinguishment of junior subordinated
+    debt | 3 | (34) | (289)``) outnumbers its values, but prose quoting figures
+    runs them into its own line; values standing apart, one a piece, after a
+    label of one piece, are columns.
+    """
+    tail = 0
+    for text in reversed(texts):
+        if not is_number(text.strip()):
+            break
+        tail += 1
+    # One label piece: prose of the other page column on the row is a second one.
+    return tail >= 2 and len(texts) == tail + 1
+
+
 def _numeric_runs(
     lines: Sequence[Line],
     memo: dict[tuple[str, tuple[str, ...]], bool] | None = None,
@@ -427,7 +452,7 @@ def _numeric_runs(
         return _memo(known, "numeric", texts, _numeric_row)
 
     def goes_on(texts: list[str]) -> bool:
-        return _memo(known, "goes_on", texts, _goes_on_row)
+        return _memo(known, "goes_on", texts, _goes_on_row) or _values_apart(texts)
 
     def header(texts: list[str]) -> bool:
         return _memo(known, "label", texts, _label)

@@ -46,6 +46,8 @@ def test_glyphs_fold_what_a_text_layer_prints() -> None:
     assert glyphs("𝑥𝑖 − ˆa ∑︁ · · ·") == glyphs(r"$x_i - \hat{a} \sum \cdots$")
     # Negated relations keep their slash: ≠ is not =.
     assert glyphs("a ≠ b") != glyphs("a = b")
+    # A text layer may print the slash before its = (quantum template p5: "A̸ = B").
+    assert glyphs("A\u0338 = B") == glyphs(r"\[ A \neq B \]") == glyphs("A ≠ B")
 
 
 def test_has_math_and_render_text() -> None:

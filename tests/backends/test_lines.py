@@ -148,6 +148,35 @@ def test_make_line_sets_what_the_properties_give(
     assert type(made.size) is type(plain.size) and type(made.bold) is type(plain.bold)
 
 
+_row_fields = st.tuples(
+    st.sampled_from(["a", "bb", " c", "d ", "x", "e  f"]),
+    # The gap to the span before, as a share of the larger size: about a
+    # space's (0.15) and a gutter's (0.9) on either side.
+    st.sampled_from([-0.5, 0.0, 0.1, 0.145, 0.155, 0.5, 0.85, 0.95, 2.0]),
+    st.sampled_from([0.0, 0.5, 6.0, 9.96, 10.0, 14.0]),
+    st.booleans(),
+)
+
+
+@given(st.lists(_row_fields, min_size=2, max_size=8))
+def test_lines_of_a_row_set_what_the_properties_give(
+    fields: list[tuple[str, float, float, bool]],
+) -> None:
+    """The lines lines_from_spans cuts a row into (measuring each gap once for
+    the gutter and the space between words) have the text, size and bold
+    Line's properties work out from their spans."""
+    spans: list[TextSpan] = []
+    x = 0.0
+    for text, share, size, bold in fields:
+        x0 = x + share * max(size, spans[-1].size if spans else 0.0, 1.0)
+        spans.append(TextSpan(text, BBox(x0, 2.0, x0 + 4.0, 12.0), size, bold))
+        x = x0 + 4.0
+    for made in lines_from_spans(spans):
+        plain = Line(made.spans, made.bbox)
+        assert (made.text, made.size, made.bold) == (plain.text, plain.size, plain.bold)
+        assert (made.text, made.size, made.bold) == _facts_spelled_out(list(made.spans))
+
+
 def _words(row: str, y0: float, x0: float = 100.0, size: float = 10.0) -> list[TextSpan]:
     """Spans of ``row``'s words; ``|`` marks a gap wider than a column gutter."""
     out = []

@@ -1,0 +1,146 @@
+"""Display equations in PDF parses: one ``equation`` unit each, prose kept apart (fixtures/pdf)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import docparse
+from align.math import GlyphIndex
+from docparse.backends.equations import gather_equations, is_math_font
+from docparse.backends.pages import Block, Line, PageContent, TextSpan
+from docparse.export import to_markdown
+from docparse.model import BBox
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
+BACKENDS = ["pymupdf", "pypdfium2", "pdfplumber"]
+
+
+def _glyphs(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_display_equations_are_one_unit_each_between_their_prose(backend: str) -> None:
+    # acmart sample p3, section 11.2: lim_{n->oo} x = 0 (1), an unnumbered
+    # sum with limits above and below, and sum = integral (2) whose integral's
+    # lower limit "0" sits alone on a baseline below. Before, the limits were
+    # glued to the next prose, "0" taken for a page number, "(2)" left alone.
+    doc = docparse.parse(FIXTURES / "acmart-equations" / "acmart-p3.pdf", backend=backend)
+    units = [u for u in doc.units if u.kind != "furniture"]
+    eqs = [u for u in units if u.kind == "equation"]
+    assert len(eqs) == 3
+    first, second, third = (_glyphs(u.text) for u in eqs)
+    assert "lim" in first and first.endswith("(1)") and "𝑥=0" in first
+    assert "𝑖=0" in second and "∞" in second and "𝑥+1" in second and "(" not in second
+    assert third.endswith("(2)") and "∫" in third and "𝜋+2" in third and "0" in third
+    # The prose around them stays prose, whole.
+    texts = [u.text for u in units if u.kind == "paragraph"]
+    assert "and follow it with another numbered equation:" in texts
+    after = units[units.index(eqs[1]) + 1]
+    assert after.kind == "paragraph" and after.text.startswith("and follow it")
+    assert not [u for u in doc.units if u.kind == "furniture" and u.text.strip() == "0"]
+    # The twin's equations are found whole in the parse's glyphs.
+    index = GlyphIndex([u.text for u in units])
+    for tex in (
+        r"\[ \lim_{n\rightarrow \infty}x=0 \]",
+        r"\[ \sum_{i=0}^{\infty}x_i=\int_{0}^{\pi+2} f \]",
+    ):
+        hit = index.find(tex)
+        assert hit is not None and hit.coverage >= 0.9, tex
+    assert "$$\n" in to_markdown(doc)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_glyphs_of_one_baseline_in_fonts_of_different_heights_make_one_row(backend: str) -> None:
+    # asmejour template p1, equation (1) q = -k grad T: pdfplumber reads the
+    # txsys glyphs (minus, nabla) as a line 7 pt below the others, pypdfium2
+    # the bold q on its own; one row in reading order either way.
+    doc = docparse.parse(FIXTURES / "asmejour-equations" / "asmejour-p1.pdf", backend=backend)
+    [eq] = [u for u in doc.units if u.kind == "equation"]
+    assert _glyphs(eq.text) == "q=−𝑘∇𝑇(1)"
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pypdfium2"])
+def test_numbered_rows_of_one_alignment_keep_their_numbers(backend: str) -> None:
+    # quantum template p2: an align of four rows numbered (1) to (4).
+    doc = docparse.parse(FIXTURES / "quantum-template" / "quantum-template.pdf", backend=backend)
+    eqs = [_glyphs(u.text) for u in doc.units if u.kind == "equation" and u.page == 2]
+    joined = "".join(eqs)
+    for number in ("(1)", "(2)", "(3)", "(4)"):
+        assert joined.count(number) == 1
+    assert "a2+b2=c2" in joined
+
+
+def _line(text: str, x0: float, y0: float, *, size: float = 10.0, font: str = "CMR10") -> Line:
+    box = BBox(x0, y0, x0 + 0.5 * size * len(text), y0 + size)
+    return Line((TextSpan(text, box, size, False, font),), box)
+
+
+def _page(*lines: Line) -> PageContent:
+    return PageContent(1, 600, 800, blocks=tuple(Block((ln,), ln.bbox) for ln in lines))
+
+
+def _prose(y: float) -> Line:
+    # A full line of running text in a column from 72 to 300.
+    ln = _line("running text of the column goes here and on", 72, y)
+    box = BBox(72, y, 300, y + 10)
+    return Line((TextSpan(ln.text, box, 10.0, False, "CMR10"),), box)
+
+
+def test_a_centred_math_line_between_prose_lines_is_an_equation() -> None:
+    eq = _line("α + β = γ", 160, 130, font="CMMI10")
+    blocks = gather_equations(_page(_prose(100), _prose(112), eq, _prose(150), _prose(162)))
+    roles = [b.role for b in blocks]
+    assert roles.count("equation") == 1
+    assert [b.text for b in blocks if b.role == "equation"] == ["α + β = γ"]
+
+
+def test_text_beside_math_on_its_rows_keeps_it_prose() -> None:
+    # A table row: a label cell in text beside a formula cell.
+    label = _line("Measured", 72, 130)
+    eq = _line("α + β", 160, 130, font="CMMI10")
+    blocks = gather_equations(_page(_prose(100), _prose(112), label, eq, _prose(150)))
+    assert not [b for b in blocks if b.role == "equation"]
+
+
+def test_a_lone_symbol_and_an_off_centre_formula_are_not_equations() -> None:
+    lone = _line("∞", 180, 130, font="CMSY10")
+    off = _line("α + β = γ", 80, 200, font="CMMI10")
+    blocks = gather_equations(
+        _page(_prose(100), _prose(112), lone, _prose(150), _prose(170), off, _prose(220))
+    )
+    assert not [b for b in blocks if b.role == "equation"]
+
+
+def test_rows_of_cells_are_a_table_not_an_equation() -> None:
+    spans = []
+    rows = []
+    for y in (130, 142, 154):
+        cells = [
+            TextSpan(t, BBox(x, y, x + 12, y + 10), 10.0, False, "CMMI10")
+            for t, x in (("α", 110), ("β", 170), ("γ", 230))
+        ]
+        spans.extend(cells)
+        rows.append(Line(tuple(cells), BBox(110, y, 242, y + 10)))
+    blocks = gather_equations(_page(_prose(100), _prose(112), *rows, _prose(180), _prose(192)))
+    assert not [b for b in blocks if b.role == "equation"]
+
+
+def test_one_row_of_cells_is_a_table_row_not_an_equation() -> None:
+    # ICDAR eu-016's age bands: "5-14 15-24 25-44 45-64 ≥65", centred in the page.
+    cells = [
+        TextSpan(t, BBox(x, 130, x + 20, 140), 10.0, False, "Helvetica")
+        for t, x in (("5-14", 100), ("15-24", 140), ("25-44", 180), ("45-64", 220), ("≥65", 260))
+    ]
+    row = Line(tuple(cells), BBox(100, 130, 280, 140))
+    blocks = gather_equations(_page(_prose(100), _prose(112), row, _prose(150), _prose(162)))
+    assert not [b for b in blocks if b.role == "equation"]
+
+
+def test_math_fonts_are_known_by_name() -> None:
+    for name in ("CMMI10", "ABCDEF+CMSY7", "txmiaX", "NewTXMI7", "LibertineMathMI", "MSBM10"):
+        assert is_math_font(name), name
+    for name in ("CMR10", "ABCDEF+TeXGyreTermesX-Regular", "LinLibertineT", "Helvetica"):
+        assert not is_math_font(name), name
