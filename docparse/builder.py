@@ -174,22 +174,33 @@ def build_document(
     did = doc_id if doc_id is not None else file_hash(path)
     ds: list[UnitDraft] = []
     texts: list[str] = []
+    content_words: list[int] = []
     index_of: dict[int, int] = {}  # draft index -> unit order, for related
     for i, d in enumerate(drafts):
-        text = clean_text(d.text)
+        text = d.text
+        if text.isascii():
+            # clean_text and count_words of ASCII text split it the same way:
+            # split it once, for both.
+            parts = text.split()
+            text = " ".join(parts)
+            n_words = len(parts)
+        else:
+            text = clean_text(text)
+            n_words = -1
         if not text:
             if d.table is None:
                 continue
             text = clean_text(table_text(d.table))
+            n_words = -1
         index_of[i] = len(ds)
         ds.append(d)
         texts.append(text)
+        if d.kind == "furniture":
+            n_words = 0
+        content_words.append(n_words if n_words >= 0 else count_words(text))
 
     n = len(ds)
     kinds = [d.kind for d in ds]
-    content_words = [
-        0 if k == "furniture" else count_words(t) for k, t in zip(kinds, texts, strict=True)
-    ]
     total = sum(content_words)
     tokens = count_tokens_batch(texts)
     ids = [

@@ -32,7 +32,6 @@ blocks, so the prose before and after stays prose.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -73,34 +72,38 @@ def is_math_font(name: str) -> bool:
     return bool(_MATH_FONT.search(name.rpartition("+")[2]))
 
 
-@lru_cache(maxsize=4096)
-def _math_char(c: str) -> bool:
-    o = ord(c)
-    if 0x1D400 <= o <= 0x1D7FF or 0x0391 <= o <= 0x03F5 or 0x2100 <= o <= 0x214F:
-        return True  # math alphanumerics, Greek, letterlike symbols (ℎ, ℝ)
-    if 0x2190 <= o <= 0x21FF:
-        return True  # arrows
-    return unicodedata.category(c) == "Sm" and c not in "∙"
+#: A math glyph: Unicode's math symbols (category Sm; the bullet operator and
+#: ASCII's | and ~, common in prose and tables, aside), Greek, letterlike
+#: symbols, arrows and the Mathematical Alphanumerics.
+_MATH = re.compile(
+    "[\u002b\u003c-\u003e\u00ac\u00b1\u00d7\u00f7\u0391-\u03f6\u0606-\u0608\u2044\u2052\u207a-\u207c\u208a-\u208c\u2100-\u214f\u2190-\u2218\u221a-\u22ff\u2320-\u2321\u237c\u239b-\u23b3\u23dc-\u23e1\u25b7\u25c1\u25f8-\u25ff\u266f\u27c0-\u27c4\u27c7-\u27e5\u27f0-\u27ff\u2900-\u2982\u2999-\u29d7\u29dc-\u29fb\u29fe-\u2aff\u2b30-\u2b44\u2b47-\u2b4c\ufb29\ufe62\ufe64-\ufe66\uff0b\uff1c-\uff1e\uff5c\uff5e\uffe2\uffe9-\uffec]|[\U0001d400-\U0001d7ff]"
+)
+#: Four letters in a row no math font sets: a word of running text, unless an operator name.
+_PROSE = re.compile(r"[A-Za-z]{4,}")
 
 
 def _words(text: str) -> bool:
     """``text`` holds a word: two letters or more, of no math glyph, no operator name."""
-    return any(
-        not _OPERATOR.fullmatch(w) and not any(_math_char(c) for c in w)
-        for w in _WORD.findall(text)
-    )
+    return any(not _OPERATOR.fullmatch(w) and not _MATH.search(w) for w in _WORD.findall(text))
 
 
 def _kind(line: Line) -> str:
-    """``math``, ``weak`` (joins math, never makes it), ``number`` or ``text``."""
-    text = line.text.strip()
+    """``math``, ``weak`` (joins math, never makes it), ``number``, ``text`` or ``""`` (blank)."""
+    text = line.text
+    # Most lines are running text: one search tells (no span is looked at).
+    m = _PROSE.search(text)
+    while m is not None:
+        if not _OPERATOR.fullmatch(m.group()):
+            return "text"
+        m = _PROSE.search(text, m.end())
+    text = text.strip()
     if not text:
-        return "text"
+        return ""
     if _NUMBER_LINE.fullmatch(text):
         return "number"
     if _WEAK.fullmatch(text):
         return "weak"
-    math = any(_math_char(c) for c in text)
+    math = _MATH.search(text) is not None
     if _words(text) or not math:
         # Letters set in a math font are symbols (``xy`` in CMMI); in a text
         # font, two or more of them are a word of running text.
@@ -126,11 +129,11 @@ class _Piece:
     group: int = -1
 
 
-def _body_size(texts: Sequence[_Piece]) -> float:
+def _body_size(texts: Sequence[Line]) -> float:
     sizes: dict[float, int] = {}
-    for p in texts:
-        key = round(p.line.size, 1)
-        sizes[key] = sizes.get(key, 0) + len(p.line.text)
+    for ln in texts:
+        key = round(ln.size, 1)
+        sizes[key] = sizes.get(key, 0) + len(ln.text)
     return max(sizes, key=sizes.__getitem__) if sizes else 0.0
 
 
@@ -146,16 +149,22 @@ def _groups(math: list[_Piece], body: float) -> list[list[_Piece]]:
         return i
 
     gap = 0.6 * body
-    for i, a in enumerate(math):
-        ab = a.line.bbox
-        for j in range(i + 1, len(math)):
-            bb = math[j].line.bbox
-            if bb.y0 - ab.y1 > gap:
+    # Each piece's box and size read once (the pairs below read them many times).
+    boxes = [
+        (b.x0, b.y0, b.x1, b.y1, b.y1 - b.y0, max(p.line.size, 1.0))
+        for p in math
+        for b in (p.line.bbox,)
+    ]
+    n = len(boxes)
+    for i, (ax0, ay0, ax1, ay1, ah, asz) in enumerate(boxes):
+        for j in range(i + 1, n):
+            bx0, by0, bx1, by1, bh, bsz = boxes[j]
+            if by0 - ay1 > gap:
                 break
-            reach = max(a.line.size, math[j].line.size, 1.0)
-            if min(ab.y1, bb.y1) - max(ab.y0, bb.y0) >= 0.5 * min(ab.height, bb.height):
+            reach = asz if asz > bsz else bsz
+            if min(ay1, by1) - max(ay0, by0) >= 0.5 * min(ah, bh):
                 reach *= 3  # one baseline: parts set a \quad or two apart
-            if bb.x0 - ab.x1 <= reach and ab.x0 - bb.x1 <= reach:
+            if bx0 - ax1 <= reach and ax0 - bx1 <= reach:
                 parent[find(j)] = find(i)
     out: dict[int, list[_Piece]] = {}
     for i, p in enumerate(math):
@@ -163,9 +172,9 @@ def _groups(math: list[_Piece], body: float) -> list[list[_Piece]]:
     return [g for g in out.values() if any(p.kind == "math" for p in g)]
 
 
-def _column(text: Sequence[_Piece], x: float) -> tuple[float, float] | None:
+def _column(text: Sequence[Line], x: float) -> tuple[float, float] | None:
     """The left and right edge of the column of running text that holds ``x``."""
-    lines = [p.line.bbox for p in text if p.line.bbox.x0 <= x <= p.line.bbox.x1]
+    lines = [ln.bbox for ln in text if ln.bbox.x0 <= x <= ln.bbox.x1]
     if len(lines) < 2:
         return None
     lefts = sorted(b.x0 for b in lines)
@@ -213,14 +222,44 @@ def _in_table(line: Line, page: PageContent) -> bool:
 
 
 def _tabular(rows: Sequence[Line]) -> bool:
-    """Two or more rows each holding two or more gaps of 1.5 em: a table's cells."""
+    """A table's cells: a row with three gaps of 1.5 em or more, or two rows with two."""
     wide = 0
     for row in rows:
         spans = sorted((s for s in row.spans if s.text.strip()), key=lambda s: s.bbox.x0)
         em = 1.5 * max(row.size, 1.0)
         gaps = sum(b.bbox.x0 - a.bbox.x1 > em for a, b in pairwise(spans))
+        if gaps >= 3:
+            return True  # a header row of ranges ("5-14 15-24 ... ≥65")
+        text = row.text
+        chars = len(text) - text.count(" ")
+        if text.count(" ") >= 3 and row.bbox.width > 4 * chars * max(row.size, 1.0):
+            return True  # the same read as one run: words spread over the width
         wide += gaps >= 2
     return wide >= 2
+
+
+def _sort_lines(
+    blocks: Sequence[Block],
+) -> tuple[list[Line], list[_Piece], list[_Piece], list[Line]]:
+    """The lines of the blocks without a role: text, math, weak and number lines."""
+    text: list[Line] = []
+    math: list[_Piece] = []
+    weak: list[_Piece] = []
+    numbers: list[Line] = []
+    for k, b in enumerate(blocks):
+        if b.role is not None:
+            continue
+        for ln in b.lines:
+            kind = _kind(ln)
+            if kind == "text":
+                text.append(ln)
+            elif kind == "math":
+                math.append(_Piece(ln, k, kind))
+            elif kind == "weak":
+                weak.append(_Piece(ln, k, kind))
+            elif kind == "number":
+                numbers.append(ln)
+    return text, math, weak, numbers
 
 
 def gather_equations(page: PageContent) -> tuple[Block, ...]:
@@ -232,20 +271,18 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
     blocks = page.blocks
     if any(b.role == "equation" for b in blocks):
         return blocks
-    pieces = [
-        _Piece(ln, k, _kind(ln))
-        for k, b in enumerate(blocks)
-        if b.role is None
-        for ln in b.lines
-        if ln.text.strip()
-    ]
-    text = [p for p in pieces if p.kind == "text"]
-    # Lines of a detected table are the table's.
-    candidates = [p for p in pieces if p.kind in ("math", "weak") and not _in_table(p.line, page)]
-    if not text or not any(p.kind == "math" for p in candidates):
+    text, math, weak, numbers = _sort_lines(blocks)
+    if not text or not math:
         return blocks
     body = _body_size(text)
-    numbers = [p for p in pieces if p.kind == "number"]
+    # Weak lines join math lines, so only those near one can matter (a page of
+    # figures may hold hundreds); lines of a detected table are the table's.
+    reach = 3 * max(body, 1.0)
+    spans = sorted((p.line.bbox.y0 - reach, p.line.bbox.y1 + reach) for p in math)
+    near = [
+        p for p in weak if any(lo <= p.line.bbox.y1 and p.line.bbox.y0 <= hi for lo, hi in spans)
+    ]
+    candidates = [p for p in math + near if not _in_table(p.line, page)]
     taken: set[int] = set()
     found: list[tuple[int, Block]] = []
     for group in _groups(candidates, body):
@@ -256,8 +293,8 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
         if col is None or box.width > col[1] - col[0] + 2:
             continue
         if any(
-            min(col[1], t.line.bbox.x1) - max(col[0], t.line.bbox.x0) > 1
-            and min(box.y1, t.line.bbox.y1) - max(box.y0, t.line.bbox.y0) > 1
+            min(col[1], t.bbox.x1) - max(col[0], t.bbox.x0) > 1
+            and min(box.y1, t.bbox.y1) - max(box.y0, t.bbox.y0) > 1
             for t in text
         ):
             continue  # text shares its rows in the column: a table, a figure's labels
@@ -266,12 +303,12 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
         if _tabular(rows):
             continue
         tags = [
-            n.line
+            n
             for n in numbers
-            if id(n.line) not in taken
-            and box.y0 <= (n.line.bbox.y0 + n.line.bbox.y1) / 2 <= box.y1
-            and n.line.bbox.x0 > box.x1
-            and n.line.bbox.x1 >= col[1] - 0.05 * width
+            if id(n) not in taken
+            and box.y0 <= (n.bbox.y0 + n.bbox.y1) / 2 <= box.y1
+            and n.bbox.x0 > box.x1
+            and n.bbox.x1 >= col[1] - 0.05 * width
         ]
         centred = abs((box.x0 + box.x1) / 2 - (col[0] + col[1]) / 2) <= 0.08 * width
         numbered = bool(tags) or any(_NUMBERED.search(p.line.text) for p in group)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from docparse.backends.footnotes import footnote_mark
@@ -423,8 +423,11 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
     found: Counter[str] = Counter()
     if not keys:
         return found
-    firsts = {k[:1] for k in keys}
-    lasts = {k[-1:] for k in keys}
+    # A key starts with its text's first character lower-cased, or "#" for a
+    # number: an ASCII text whose first or last character no key could come
+    # from is no key (told without making its key; see _key_ends).
+    firsts = _key_ends(k[:1] for k in keys)
+    lasts = _key_ends(k[-1:] for k in keys)
     for p in pages:
         top, bottom = BAND * p.height, (1 - BAND) * p.height
         for it in p.items:
@@ -433,7 +436,7 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
             if it.bbox.y1 <= top or it.bbox.y0 >= bottom:
                 continue
             text = it.text.strip()
-            if _other_key(text, firsts, lasts):
+            if text.isascii() and text and (text[0] not in firsts or text[-1] not in lasts):
                 continue
             key = _norm_key(text)
             if key in keys:
@@ -441,26 +444,20 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
     return found
 
 
-#: Letters that may open a roman numeral, which _norm_key turns into "#" as digits.
-_ROMAN_LETTERS = frozenset("ivxlcdm")
+def _key_ends(chars: Iterable[str]) -> frozenset[str]:
+    """The characters an ASCII text may start (or end) with when its
+    ``_norm_key`` starts (ends) with one of ``chars``.
 
-
-def _other_key(text: str, firsts: set[str], lasts: set[str]) -> bool:
-    """``_norm_key(text)`` is surely none of the keys whose first characters
-    are ``firsts`` and last ``lasts``: told by the text's two ends, without
-    making the key.
-
-    The key of an ASCII text lower-cases it (no change of length) and turns
-    numbers into ``#``, so it starts with the text's first character
-    lower-cased, or ``#`` when that is a digit or a roman numeral's letter
-    (and ends the same way). Other text is never ruled out here.
+    The key lower-cases ASCII text without changing its length and turns
+    numbers, arabic or roman, into ``#``: a key's end is the text's end
+    lower-cased, or ``#`` from a digit or a roman numeral's letter.
     """
-    if not text or not text.isascii():
-        return False
-    for c, ends in ((text[0].lower(), firsts), (text[-1].lower(), lasts)):
-        if c not in ends and not ("#" in ends and (c.isdigit() or c in _ROMAN_LETTERS)):
-            return True
-    return False
+    out: set[str] = set()
+    for c in chars:
+        out.update((c, c.upper()))
+        if c == "#":
+            out.update("0123456789ivxlcdmIVXLCDM")
+    return frozenset(out)
 
 
 def _mark_page_numbers(pages: Sequence[PageItems]) -> None:

@@ -213,7 +213,8 @@ class Pypdfium2Backend(PdfBackend):
         mapped: dict[tuple[str, int], set[str]] | None = None,
         calls: TextCalls | None = None,
     ) -> PageContent:
-        left, bottom, right, top = page.get_cropbox()
+        calls = TextCalls(self._raw) if calls is None else calls
+        left, bottom, right, top = calls.page_box(page)
         width, height = float(right - left), float(top - bottom)
         textpage = page.get_textpage()
         try:
@@ -235,7 +236,7 @@ class Pypdfium2Backend(PdfBackend):
             width=width,
             height=height,
             # PDFium's text boxes are in the unrotated page: the assembly turns them.
-            rotation=int(page.get_rotation() or 0),
+            rotation=calls.rotation(page),
             blocks=blocks,
             tables=tables,
             unmapped_glyphs=unmapped,

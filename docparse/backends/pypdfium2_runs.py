@@ -97,6 +97,14 @@ class TextCalls:
         self.is_generated = None if generated is None else self._fn(generated)
         #: Where FPDFText_GetFontInfo writes a font's name (NUL-terminated).
         self.name_buffer = ctypes.create_string_buffer(256)
+        # The page's box and rotation as pypdfium2's get_cropbox() and
+        # get_rotation() read them, by the same bare calls (their Python
+        # wrappers cost several times the C calls).
+        self._crop_box = self._fn(raw.FPDFPage_GetCropBox) if self.bare else None
+        self._media_box = self._fn(raw.FPDFPage_GetMediaBox) if self.bare else None
+        self._rotation = self._fn(raw.FPDFPage_GetRotation) if self.bare else None
+        self._box = (ctypes.c_float * 4)()
+        self._box_refs = tuple(ctypes.byref(self._box, 4 * k) for k in range(4))
         self._slots: Any = None  # the doubles FPDFText_GetRect writes into
         self._pointers: tuple[list[Any], ...] = ()
 
@@ -105,6 +113,22 @@ class TextCalls:
             return fn
         address: int = ctypes.cast(fn, ctypes.c_void_p).value  # type: ignore[assignment]
         return _prototype(restype)(address)
+
+    def page_box(self, page: Any) -> tuple[float, float, float, float]:
+        """``page.get_cropbox()`` of a pypdfium2 page: its crop box (left, bottom,
+        right, top), else its media box, else US Letter."""
+        if self._crop_box is None or self._media_box is None:
+            return tuple(page.get_cropbox())
+        box, refs = self._box, self._box_refs
+        if self._crop_box(page.raw, *refs) or self._media_box(page.raw, *refs):
+            return box[0], box[1], box[2], box[3]
+        return (0, 0, 612, 792)
+
+    def rotation(self, page: Any) -> int:
+        """``page.get_rotation()`` of a pypdfium2 page: clockwise, in degrees."""
+        turns = -1 if self._rotation is None else self._rotation(page.raw)
+        # Any other value: pypdfium2 raises its own error.
+        return 90 * turns if turns in (0, 1, 2, 3) else int(page.get_rotation())
 
     def handle(self, textpage: Any) -> Any:
         """The handle of ``textpage`` (a pypdfium2 text page's ``raw``) as the calls take it."""
@@ -255,14 +279,16 @@ class _Runs:
 
         The next run starts at the least character ``e`` with two rectangles
         over the characters from the previous run's start to ``e``. The first
-        probe is where it starts if it is as long as the run before (the runs
-        of a page are often of one length, and then one or two calls find
-        it), or the next line's first character if that comes sooner (a run
-        ends at a line's end: 81,050 of the 81,053 lines of the corpus's
-        pages of words start one); else galloping, which stops at the next
-        line's start on its way, then bisecting. (One loop with everything
-        in locals: it runs once a run, and a method call a probe cost more
-        than the probe's C call.)
+        probe is where it starts if its characters are as wide as the run
+        before's (its rectangle's width times the characters a unit of width
+        of the run before), or the next line's first character if that comes
+        sooner (a run ends at a line's end: 81,050 of the 81,053 lines of the
+        corpus's pages of words start one); else galloping away from the
+        probe, which stops at the next line's start on its way up, then
+        bisecting. Over the corpus: 5.06 calls a run with the run before's
+        length as the guess, 4.17 with the lines, 3.28 with the widths. (One
+        loop with everything in locals: it runs once a run, and a method call
+        a probe cost more than the probe's C call.)
         """
         first = self._gallop(0, 0, 1, 1)
         if first is None:
@@ -271,53 +297,67 @@ class _Runs:
         append = out.append
         last = self.n_chars - 1
         count, handle = self.calls.count_rects, self.handle
-        guess = 8
         prev = first
         # The lines' first characters, and one past the last character (never reached).
         lines = [*self._line_starts(), last + 2]
         k = 0
-        for _ in range(self.n_rects - 1):
+        # A run's width (PDF units) and characters a unit of width of the run before.
+        widths = (self.boxes[:, 2] - self.boxes[:, 0]).tolist()
+        rate = 0.0
+        for width in widths[:-1]:
             while lines[k] <= prev:
                 k += 1
             line = lines[k]
-            e = prev + guess
+            e = prev + (round(width * rate) if rate > 0.0 and width > 0.0 else 8)
             if e > line:
                 e = line
             if e > last:
                 e = last
-                if e == prev:
+            if e <= prev:
+                if e == last:
                     break
+                e = prev + 1
             hit = count(handle, prev, e + 1 - prev) >= 2
             # One character makes one rectangle at most: no call for prev + 1.
             if hit and (e == prev + 1 or count(handle, prev, e - prev) < 2):
                 start = e
             else:
-                found = self._seek(prev, e, hit, guess, line)
+                found = self._seek(prev, e, hit, line)
                 if found is None:
                     break
                 start = found
             append(start)
-            guess = start - prev
+            if width > 0.0:
+                rate = (start - prev) / width
             prev = start
         return out
 
-    def _seek(self, prev: int, e: int, hit: bool, step: int, line: int) -> int | None:
+    def _seek(self, prev: int, e: int, hit: bool, line: int) -> int | None:
         """The first character of the run after the one starting at ``prev``,
         where the probe at ``e`` did not find it, or ``None`` when no run follows.
 
-        ``hit``: two rectangles over ``prev`` .. ``e`` (the run starts before
-        ``e``: bisecting); else galloping on from ``e + 1`` in steps doubling
-        from ``step``, stopping at ``line`` (the next line's start) on its way,
-        then bisecting.
+        Galloping away from ``e``, down if two rectangles lie over ``prev`` ..
+        ``e`` (``hit``: the run starts before ``e``), else up (stopping at
+        ``line``, the next line's start, on its way), then bisecting.
         """
         last = self.n_chars - 1
         count, handle = self.calls.count_rects, self.handle
+        step = 2
         if hit:
-            lo, hi = prev + 1, e - 1
+            # e - 1 has two rectangles too (the probe's second call).
+            hi = e - 1
+            while True:
+                lo = hi - step + 1
+                if lo <= prev + 1:
+                    lo = prev + 1
+                    break
+                if count(handle, prev, lo - prev) < 2:
+                    break
+                hi, step = lo - 1, step * 2
         else:
             if e == last:
                 return None
-            lo = e + 1
+            lo, step = e + 1, 1
             while True:
                 hi = lo + step - 1
                 if lo <= line < hi:

@@ -14,6 +14,7 @@ so that any word source (PyMuPDF, pdfplumber, OCR) can use them.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -215,18 +216,29 @@ def is_number(token: str) -> bool:
     return bool(_NUMBER.match(t)) and not _YEAR.match(t)
 
 
-def _rows(lines: Sequence[Line]) -> list[tuple[list[float], list[str], int]]:
-    """Text lines grouped into rows by vertical overlap: ``(box, texts, n_pieces)``, top down."""
-    rows: list[tuple[list[float], list[str], int]] = []
+#: A row of :func:`_rows`: its box, its pieces' texts, their number, and each
+#: piece's left and right edges.
+_Row = tuple[list[float], list[str], int, list[tuple[float, float]]]
+
+
+def _rows(lines: Sequence[Line]) -> list[_Row]:
+    """Text lines grouped into rows by vertical overlap, top down.
+
+    Each row is ``(box, texts, n_pieces, spans)``: ``spans`` holds each
+    piece's left and right edge.
+    """
+    rows: list[_Row] = []
     for box, text in sorted(lines, key=lambda ln: (ln[0][1], ln[0][0])):
+        span = (float(box[0]), float(box[2]))
         if rows and (box[1] + box[3]) / 2 < rows[-1][0][3]:
-            b, texts, n = rows[-1]
+            b, texts, n, spans = rows[-1]
             b[0], b[1] = min(b[0], box[0]), min(b[1], box[1])
             b[2], b[3] = max(b[2], box[2]), max(b[3], box[3])
             texts.append(text)
-            rows[-1] = (b, texts, n + 1)
+            spans.append(span)
+            rows[-1] = (b, texts, n + 1, spans)
         else:
-            rows.append(([float(x) for x in box[:4]], [text], 1))
+            rows.append(([float(x) for x in box[:4]], [text], 1, [span]))
     return rows
 
 
@@ -247,15 +259,10 @@ def numeric_regions(
     are searched per page column as well as over the whole width, so a
     two-column page's tables are found in their column.
     """
-    mid = page_width / 2
     found: list[Box4] = []
     # The three passes see mostly the same rows: each row's tests are made once.
     memo: dict[tuple[str, tuple[str, ...]], bool] = {}
-    for part in (
-        lines,
-        [ln for ln in lines if ln[0][2] <= mid + 10],
-        [ln for ln in lines if ln[0][0] >= mid - 10],
-    ):
+    for part in (lines, *page_halves(lines, page_width)):
         found.extend(_numeric_runs(part, memo, max_header))
     # A column's run inside a whole-width run is the same table seen in part.
     keep: list[Box4] = []
@@ -266,9 +273,22 @@ def numeric_regions(
     return keep
 
 
+def page_halves(lines: Sequence[Line], page_width: float) -> tuple[list[Line], list[Line]]:
+    """The lines of the left and of the right page column (10 points of slack at the middle).
+
+    A line starting right of the middle is the right column's, however short
+    (a one-word label ``A`` of a statement there ends left of the middle's slack).
+    """
+    mid = page_width / 2
+    return (
+        [ln for ln in lines if ln[0][2] <= mid + 10 and ln[0][0] < mid - 10],
+        [ln for ln in lines if ln[0][0] >= mid - 10],
+    )
+
+
 def numeric_row_boxes(lines: Sequence[Line]) -> list[Box4]:
     """The boxes of the rows holding two or more values (the rows :func:`numeric_regions` uses)."""
-    return [(b[0], b[1], b[2], b[3]) for b, texts, _ in _rows(lines) if _numeric_row(texts)]
+    return [(b[0], b[1], b[2], b[3]) for b, texts, *_ in _rows(lines) if _numeric_row(texts)]
 
 
 def contains(outer: Sequence[float], inner: Sequence[float]) -> bool:
@@ -316,6 +336,109 @@ def _goes_on_row(texts: list[str]) -> bool:
     return values >= 2 and values >= len(tokens) / 3
 
 
+def _label(texts: list[str]) -> bool:
+    """A row of ten words at most with no sentence end: a label or a column's head."""
+    text = " ".join(texts)
+    return len(text.split()) <= 10 and text.rstrip()[-1:] not in ".;"
+
+
+def _column_heads(row: _Row, body: Sequence[_Row]) -> float | None:
+    """Where the first column of a line of column heads over the rows ``body``
+    ends (halfway to its second); None when ``row`` is no such line.
+
+    Such a line may hold more words than a label (eleven one-word heads),
+    but it is set in three or more phrases apart by a column gap (as
+    :func:`phrase_gap`: 0.8 of the row's height), each a label, and every gap
+    between two of them stands over a gutter of the body: some point of it
+    that at least half the body's rows leave free. A line of prose has no
+    such gaps; a row of values (the table above's last) is no head, nor
+    is a line of ``Label: value`` fields.
+    """
+    box, texts, _, spans = row
+    if not body or " ".join(texts).rstrip()[-1:] in ".;" or _goes_on_row(texts):
+        return None
+    if any(w.endswith(":") for t in texts for w in t.split()):
+        return None  # a form's fields (``Fecha: 28/11/2012``), no heads
+    gap = 0.8 * (box[3] - box[1])
+    groups: list[list[float]] = []  # x0, x1, words
+    names: list[str] = []
+    for (x0, x1), text in sorted(zip(spans, texts, strict=True)):
+        if groups and x0 - groups[-1][1] < gap:
+            groups[-1][1] = max(groups[-1][1], x1)
+            groups[-1][2] += len(text.split())
+            names[-1] += " " + text
+        else:
+            groups.append([x0, x1, len(text.split())])
+            names.append(text)
+    if names[0] in names[1:]:
+        return None  # the stub's head again: a second table beside the first
+    if any(is_number(n) for n in names):
+        return None  # a value beside a long label (a contents line's page) is no head
+    if len(groups) < 3 or max(g[2] for g in groups) > 10:
+        return None
+    # Each head stands over the body: a line beside the table in another page
+    # column (prose on the heads' baseline) is no head of it.
+    lo = min(s[0] for r in body for s in r[3])
+    hi = max(s[1] for r in body for s in r[3])
+    if any(g[1] <= lo or g[0] >= hi for g in groups):
+        return None
+    for left, right in itertools.pairwise(groups):
+        lo, hi = left[1], right[0]
+        # Coverage only changes at piece edges: test the midpoints between them.
+        cuts = sorted({lo, hi, *(x for r in body for s in r[3] for x in s if lo < x < hi)})
+        free = [
+            sum(not any(s[0] < x < s[1] for s in r[3]) for r in body)
+            for x in ((a + b) / 2 for a, b in itertools.pairwise(cuts))
+        ]
+        if not free or max(free) < 0.5 * len(body):
+            return None
+    return (groups[0][1] + groups[1][0]) / 2
+
+
+def _header_top(
+    rows: Sequence[_Row], run: Sequence[int], label: Callable[[list[str]], bool]
+) -> int:
+    """The first of the header rows above the run of values ``run`` (row indices).
+
+    Going up, labels (``label``) join while they stand close (2.5 row
+    heights), and so does a line of column heads (:func:`_column_heads`).
+    Above such a line only heads that span some of its columns go on: they
+    stand right of its first column (the stub), where a caption's last line
+    or a lead-in starts over the stub and stays out.
+    """
+    top = run[0]
+    body = [rows[r] for r in run]
+    stub: float | None = None
+    for k in range(top - 1, -1, -1):
+        heads = None if label(rows[k][1]) else _column_heads(rows[k], body)
+        if heads is not None:
+            stub = heads if stub is None else min(stub, heads)
+        elif not label(rows[k][1]) or (stub is not None and rows[k][0][0] < stub):
+            break
+        height = max(rows[k][0][3] - rows[k][0][1], 6.0)
+        if rows[top][0][1] - rows[k][0][3] > 2.5 * height:
+            break
+        top = k
+    return top
+
+
+def _values_apart(texts: list[str]) -> bool:
+    """A row whose last two or more pieces are each one value, set apart from its label.
+
+    A long label (``Loss/(gain) related to extinguishment of junior subordinated
+    debt | 3 | (34) | (289)``) outnumbers its values, but prose quoting figures
+    runs them into its own line; values standing apart, one a piece, after a
+    label of one piece, are columns.
+    """
+    tail = 0
+    for text in reversed(texts):
+        if not is_number(text.strip()):
+            break
+        tail += 1
+    # One label piece: prose of the other page column on the row is a second one.
+    return tail >= 2 and len(texts) == tail + 1
+
+
 def _numeric_runs(
     lines: Sequence[Line],
     memo: dict[tuple[str, tuple[str, ...]], bool] | None = None,
@@ -329,11 +452,10 @@ def _numeric_runs(
         return _memo(known, "numeric", texts, _numeric_row)
 
     def goes_on(texts: list[str]) -> bool:
-        return _memo(known, "goes_on", texts, _goes_on_row)
+        return _memo(known, "goes_on", texts, _goes_on_row) or _values_apart(texts)
 
     def header(texts: list[str]) -> bool:
-        text = " ".join(texts)
-        return len(text.split()) <= 10 and text.rstrip()[-1:] not in ".;"
+        return _memo(known, "label", texts, _label)
 
     previous: int | None = None  # the last row of the run before
     i = 0
@@ -353,14 +475,7 @@ def _numeric_runs(
                 break
             j += 1
         if len(run) >= 2:
-            top = run[0]
-            k = top - 1
-            while k >= 0 and header(rows[k][1]):
-                height = max(rows[k][0][3] - rows[k][0][1], 6.0)
-                if rows[top][0][1] - rows[k][0][3] > 2.5 * height:
-                    break
-                top = k
-                k -= 1
+            top = _header_top(rows, run, header)
             # Header-like rows all the way up to the run above (``Stockholders'
             # equity:``, ``Preferred stock:`` between a statement's value rows)
             # keep the region grown over them; otherwise at most ``max_header``

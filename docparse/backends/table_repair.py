@@ -27,6 +27,7 @@ from docparse.backends.table_candidates import (
     contains,
     is_number,
     numeric_regions,
+    page_halves,
     phrase_gap,
 )
 from docparse.backends.table_checks import grid_fill
@@ -344,8 +345,7 @@ def column_runs_first(
     if not any(crossing(b) for b in boxes) or all(crossing(b) for b in boxes):
         return boxes
     halves = [
-        numeric_regions([ln for ln in lines if ln[0][2] <= mid + 10], page_width, max_header),
-        numeric_regions([ln for ln in lines if ln[0][0] >= mid - 10], page_width, max_header),
+        numeric_regions(half, page_width, max_header) for half in page_halves(lines, page_width)
     ]
     columns = [c for half in halves for c in half if _labelled_run(c, words)]
     if not columns:
@@ -474,33 +474,70 @@ def with_closing_rows(
 
     A finder of rows of numbers asks a third of a row's words to be values,
     so a total with a long label and two values (``Total liabilities and
-    shareholders' equity | $295,682 | $288,056``) ends no run. A row under
-    the region, less than two of its rows' heights below, whose two or more
-    values end where values of the region's rows end (the same columns) and
-    whose other words are a label left of them, is a row of the table; so is
-    the next such row under it. A region with words right of its values
-    (prose of the other page column beside a table of figures) is kept as is.
+    shareholders' equity | $295,682 | $288,056``) ends no run, nor does a
+    row with one value (``Cash collateral netting | 42,986``, a net figure
+    under the last subtotal). A row under the region, less than two of its
+    rows' heights below, whose values end where values of the region's rows
+    end (the same columns) and whose other words are a label left of them,
+    is a row of the table; so is the next such row under it. A row of one
+    value closes the table only as a net or total row does: its value is in
+    the last column (no value of the rows starts right of it), its label
+    starts at the rows' left edge, is short (:data:`_CLOSING_LABEL` words,
+    no sentence) and stands apart from the value by a column gap (two row
+    heights). A region with words right of
+    its values (prose of the other page column beside a table of figures)
+    is kept as is.
     """
     x0, y0, x1, y1 = (float(v) for v in region[:4])
     rows = clip_rows(words, region)
     ends = [w[2] for r in rows if valued_row(r) for w in r if is_number(w[4])]
+    starts = [w[0] for r in rows if valued_row(r) for w in r if is_number(w[4])]
     # Text right of the values (the other page column's prose) makes no statement.
     if not ends or any(w[0] > max(ends) for r in rows for w in r):
         return (x0, y0, x1, y1)
     height = max(w[3] - w[1] for w in rows[-1])
-    below = [
-        w for w in words if x0 <= w[0] and w[2] <= x1 and y1 < (w[1] + w[3]) / 2 <= y1 + 3 * height
-    ]
-    for row in baseline_rows(below):
-        if min(w[1] for w in row) - y1 > 2 * height:
+    left = min(w[0] for r in rows for w in r)
+    while True:
+        below = [
+            w
+            for w in words
+            if x0 <= w[0] and w[2] <= x1 and y1 < (w[1] + w[3]) / 2 <= y1 + 3 * height
+        ]
+        row = next(iter(baseline_rows(below)), None)
+        if row is None or min(w[1] for w in row) - y1 > 2 * height:
             break
         values = [w for w in row if is_number(w[4])]
         label = [w for w in row if not is_number(w[4])]
         if (
-            len(values) < 2
+            not values
             or not all(any(abs(w[2] - e) <= 2 for e in ends) for w in values)
             or any(w[2] > min(v[0] for v in values) for w in label)
+            or (
+                len(values) == 1
+                and not (
+                    all(s <= values[0][2] for s in starts)
+                    and _closing_label(label, values[0], left, height)
+                )
+            )
         ):
             break
         y1 = max(w[3] for w in row) + 1
     return (x0, y0, x1, y1)
+
+
+#: Most words of the label of a one-value row that closes a table.
+_CLOSING_LABEL = 8
+
+
+def _closing_label(label: Sequence[Word], value: Word, left: float, height: float) -> bool:
+    """Whether ``label`` reads as the label of ``value``'s row (:func:`with_closing_rows`)."""
+    # A currency sign set apart from its amount is no word of the label; leader
+    # dots are (a contents line's page number is led to, not set apart).
+    text = [w for w in label if w[4].strip("$€£¥")]
+    return (
+        bool(text)
+        and abs(min(w[0] for w in text) - left) <= 2
+        and len(text) <= _CLOSING_LABEL
+        and not text[-1][4].endswith((".", ",", ";", ":"))
+        and value[0] - max(w[2] for w in text) >= 2 * height
+    )

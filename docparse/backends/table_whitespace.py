@@ -159,7 +159,11 @@ def numeric_tables_beyond(
     words on the sides, hence :data:`~docparse.backends.table_combine.SIDE_SLACK`). Their regions
     grow over at most four header lines above their values, unless label rows lead up to the rows
     above: a ruled table's caption, heading and lead-in sentence are no rows of it (a 10-K note's
-    ``NOTE 6 -- ...`` and ``... were as follows:``).
+    ``NOTE 6 -- ...`` and ``... were as follows:``). A found table reaching into one of them from
+    above (its top above that table's, its bottom inside it: the blocks of a statement read as one
+    ruled grid down to the first row of the last block) is read again from the words of both
+    together (:func:`~docparse.backends.table_reading.region_grids`, header lines included), and
+    that reading takes their place.
     """
     boxes = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in found]
     values = [w for w in inputs.words if is_number(w[4])]
@@ -182,6 +186,22 @@ def numeric_tables_beyond(
             if not any(g is k for k in kept) and any(_stacked_on(k, g) for k in kept):
                 kept.append(g)
                 grown = True
+    # A ruled table reaching into one of them from above (a statement's blocks
+    # read as one ruled grid down to the first row of its last block) is read
+    # again from the words of both together, its header lines included: the
+    # tables of that reading replace it together.
+    for b in boxes:
+        part = [k for k in kept if overlaps(b, k[0])]
+        if not any(b[1] + 2 < k[0][1] and b[3] + 2 < k[0][3] for k in part):
+            continue
+        clip = b
+        for k in part:
+            clip = union(clip, k[0])
+        again = region_grids(
+            inputs.words, clip, rules=vertical_rules(inputs.segments, clip), lines=inputs.lines
+        )
+        if again:
+            kept = [k for k in kept if not any(k is q for q in part)] + again
     return kept
 
 

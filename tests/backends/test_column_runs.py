@@ -63,6 +63,11 @@ def test_a_statement_beside_prose_quoting_figures_is_read_in_its_column(
         "(1,417)",
         "(565,529)",
     ] in rows
+    # Its net rows under the last subtotal hold one value each: rows of the table.
+    assert ["Cross-level counterparty netting", "1,709"] in rows
+    assert ["Cash collateral netting", "42,986"] in rows
+    assert ["Net fair value", "$(47,499)"] in rows
+    assert ["Net fair value", "$(46,771)"] in rows
 
 
 def test_a_last_row_set_across_the_bottom_margin_stays_in_its_table(
@@ -98,6 +103,56 @@ def test_statements_side_by_side_are_two_tables_without_title_or_notes(
     rows = _rows(tables, "loans")
     assert ["Total non-U.S.", "4,512", "4,220", "1,149", "852", "14"] in rows
     assert not [r for r in rows if any("Corporate loans" in c for c in r) and len(r) > 6]
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_short_labels_of_the_right_column_stay_out_of_the_left_ones_table(
+    backend: str, fixtures_dir: Path
+) -> None:
+    # GS 2016 p118: the right column's one-word labels (A, AA) end left of the
+    # page's middle; read as the left column's, they pulled its statement across
+    # the gutter, and the statement came out in pieces, its AAA row a paragraph.
+    pdf = fixtures_dir / "pdf" / "GS_2016-p118" / "GS_2016-p118.pdf"
+    doc = docparse.parse(pdf, backend=backend)
+    tables = [[[c for c in r if c] for r in u.table.rows] for u in doc.units if u.table]
+    cash = [t for t in tables if ["Sovereign", "95,092", "62,130"] in t]
+    assert len(cash) == 1
+    assert ["AAA", "$ 83,899", "$55,626"] in cash[0] or ["AAA", "$83,899", "$55,626"] in cash[0]
+    assert ["BB or lower", "68", "95"] in cash[0]
+    assert not [u for u in doc.units if u.kind == "paragraph" and "83,899" in u.text]
+
+
+def test_closing_rows_take_one_value_rows_with_a_label_at_the_left_edge() -> None:
+    words = [
+        w
+        for i in range(3)
+        for w in (
+            (50.0, 100.0 + 10 * i, 80.0, 107.0 + 10 * i, f"Item{i}"),
+            (300.0, 100.0 + 10 * i, 330.0, 107.0 + 10 * i, "1,000"),
+            (350.0, 100.0 + 10 * i, 380.0, 107.0 + 10 * i, "2,000"),
+        )
+    ]
+    net = [
+        (50.0, 131.0, 70.0, 138.0, "Net"),
+        (74.0, 131.0, 94.0, 138.0, "value"),
+        (350.0, 131.0, 380.0, 138.0, "3,000"),
+    ]
+    region = (45.0, 98.0, 400.0, 128.0)
+    assert with_closing_rows(region, words + net)[3] == pytest.approx(139.0)
+    # Indented, or a sentence, or a value off the columns: no row of the table.
+    indented = [(60.0, *w[1:]) if w[4] == "Net" else w for w in net]
+    assert with_closing_rows(region, words + indented)[3] == 128.0
+    sentence = [(*w[:4], "value.") if w[4] == "value" else w for w in net]
+    assert with_closing_rows(region, words + sentence)[3] == 128.0
+    off = [(340.0, 131.0, 370.0, 138.0, "3,000") if w[4] == "3,000" else w for w in net]
+    assert with_closing_rows(region, words + off)[3] == 128.0
+    # One value in a column other than the last (a contents list's page number
+    # under the left half of a two-column list) is no closing row either.
+    inner = [(300.0, 131.0, 330.0, 138.0, "3,000") if w[4] == "3,000" else w for w in net]
+    assert with_closing_rows(region, words + inner)[3] == 128.0
+    # A contents line's page number led to by dots is no closing row.
+    leaders = [*net, (100.0, 131.0, 346.0, 138.0, ". . . . . . . . . . . . . . . . . . .")]
+    assert with_closing_rows(region, words + leaders)[3] == 128.0
 
 
 def test_column_runs_first_keeps_a_table_across_the_page() -> None:

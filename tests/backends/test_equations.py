@@ -128,6 +128,26 @@ def test_rows_of_cells_are_a_table_not_an_equation() -> None:
     assert not [b for b in blocks if b.role == "equation"]
 
 
+def test_one_row_of_cells_is_a_table_row_not_an_equation() -> None:
+    # ICDAR eu-016's age bands: "5-14 15-24 25-44 45-64 ≥65", centred in the page.
+    cells = [
+        TextSpan(t, BBox(x, 130, x + 20, 140), 10.0, False, "Helvetica")
+        for t, x in (("5-14", 100), ("15-24", 140), ("25-44", 180), ("45-64", 220), ("≥65", 260))
+    ]
+    row = Line(tuple(cells), BBox(100, 130, 280, 140))
+    blocks = gather_equations(_page(_prose(100), _prose(112), row, _prose(150), _prose(162)))
+    assert not [b for b in blocks if b.role == "equation"]
+
+
+def test_one_run_spread_over_the_width_is_a_table_row() -> None:
+    # pypdfium2 reads ICDAR eu-016's age bands as one run 230 pt wide, of size 1
+    # (PDFium's size for text drawn through a scaled matrix).
+    box = BBox(80, 130, 310, 136)
+    row = Line((TextSpan("5-14 15-24 25-44 45-64 ≥65", box, 1.0, False, "MyriadPro"),), box)
+    blocks = gather_equations(_page(_prose(100), _prose(112), row, _prose(150), _prose(162)))
+    assert not [b for b in blocks if b.role == "equation"]
+
+
 def test_math_fonts_are_known_by_name() -> None:
     for name in ("CMMI10", "ABCDEF+CMSY7", "txmiaX", "NewTXMI7", "LibertineMathMI", "MSBM10"):
         assert is_math_font(name), name

@@ -52,3 +52,31 @@ def test_chinese_prose_above_a_table_is_no_header() -> None:
     assert unit.table is not None
     assert unit.table.rows[0][0] == "软件包" and unit.table.n_header_rows == 1
     assert any(u.kind == "heading" and u.text.startswith("7.5.1") for u in doc.units)
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_a_line_of_many_column_heads_stays_with_its_table(backend: str) -> None:
+    # AASTeX Table 1 p16: eleven one-word heads (`Name Vmax Date t2 FWHM
+    # E(B-V) NH Period D Dust? RN?`, more words than a label) over a row of
+    # units; each gap between two heads stands over a gutter of the body.
+    doc = docparse.parse(FIXTURES / "aastex-table1" / "aastex-table1.pdf", backend=backend)
+    [unit] = [u for u in doc.units if u.kind == "table" and u.page == 1]
+    assert unit.table is not None and unit.table.n_header_rows >= 1
+    head = [c.replace(" ", "") for c in unit.table.rows[0]]
+    assert head[0] == "Name" and head[-2:] == ["Dust?", "RN?"] and all(head)
+    assert not any(u.kind == "paragraph" and "FWHM" in u.text for u in doc.units)
+    # The caption above stays out of the table.
+    assert any(u.kind == "caption" and u.text.startswith("Table 1.") for u in doc.units)
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_stacked_column_heads_join_their_table(backend: str) -> None:
+    # us-020 p2 (PIRLS 2011, Table A-1): heads wrapped over four lines above
+    # the rows of values; the last of them (`Education system coverage ...
+    # response rate`) holds more words than a label.
+    doc = docparse.parse(FIXTURES / "us-020" / "us-020.pdf", backend=backend)
+    [unit] = [u for u in doc.units if u.kind == "table" and u.page == 2]
+    table = unit.table
+    assert table is not None and table.n_header_rows >= 2
+    assert any("Education system" in c for r in table.rows[: table.n_header_rows] for c in r)
+    assert table.rows[table.n_header_rows][:2] == ("Australia", "100")

@@ -1,7 +1,12 @@
-"""tables.numeric_tables_beyond: value rows a partly ruled statement's ruled pieces left out."""
+"""table_whitespace.numeric_tables_beyond: value rows that a partly ruled statement left out."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+import docparse
 from docparse.backends.table_candidates import Line, PageInputs, Word
 from docparse.backends.table_combine import SIDE_SLACK, with_extra_tables
 from docparse.backends.table_whitespace import numeric_tables_beyond
@@ -57,3 +62,19 @@ def test_nothing_is_read_again_when_the_ruled_tables_hold_every_row_of_values() 
     inputs = _statement()
     whole = (30.0, 198.0, 580.0, 370.0)
     assert numeric_tables_beyond([whole], inputs, []) == []
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_stacked_year_blocks_read_as_one_ruled_grid_come_out_whole(
+    backend: str, fixtures_dir: Path
+) -> None:
+    # 3M 2018 10-K p73: three year blocks stacked, each under its own header.
+    # The ruled search read them as one grid down to the first row of the 2016
+    # block; that block's other rows came out as paragraphs.
+    pdf = fixtures_dir / "pdf" / "3M_2018_10K-p73" / "3M_2018_10K-p73.pdf"
+    doc = docparse.parse(pdf, backend=backend)
+    rows = [[c for c in r if c] for u in doc.units if u.table for r in u.table.rows]
+    assert ["Electronics and Energy", "918", "3,183", "559", "264", "2", "4,926"] in rows
+    assert ["Total Company", "$12,188", "$8,847", "$6,163", "$2,901", "$10", "$30,109"] in rows
+    leaked = [u.text for u in doc.units if u.kind == "paragraph" and "4,926" in u.text]
+    assert not leaked
