@@ -83,6 +83,11 @@ def _join_hyphenated(left: str, right: str, vocab: set[str]) -> str:
         return stem + "-" + right
     last = lw[-1]
     first = rw[0]
+    if len(last) < 2 or len(first) < 2:
+        # Hyphenation leaves two letters or more on each side of a break (TeX's
+        # \lefthyphenmin and \righthyphenmin): "V-" / "A", "x-" / "axis" is a
+        # hyphen of the text at a line end, not a word broken there.
+        return stem + "-" + right
     joined = (last + first).lower()
     if joined in vocab:
         return stem + right

@@ -51,6 +51,10 @@ def test_dehyphenation_uses_the_documents_vocabulary() -> None:
     # A dash after a number is not a broken word: the lines are left as they are.
     assert join_lines(["pages 10-", "20"], set()) == "pages 10- 20"
     assert join_lines(["high fi-", "delity"], vocab, dehyphenate=False) == "high fi- delity"
+    # A break leaves two letters or more on each side: after or before one
+    # letter the hyphen is the text's own, whatever the vocabulary holds.
+    assert join_lines(["the V-", "A measure"], {"va"}) == "the V-A measure"
+    assert join_lines(["an x-", "axis label"], set()) == "an x-axis label"
 
 
 line_text = st.text(
