@@ -35,7 +35,8 @@ from docparse.backends.base import (
     encrypted_error,
 )
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
-from docparse.backends.pypdfium2_runs import TextCalls, page_runs
+from docparse.backends.pypdfium2_calls import TextCalls
+from docparse.backends.pypdfium2_runs import page_runs
 from docparse.backends.table_checks import ruled_off_plausible
 from docparse.backends.table_headers import is_data_row
 from docparse.backends.table_regions import (
