@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
+from docparse.backends.disjoint import DisjointSets
 from docparse.backends.lines import union_boxes
 from docparse.backends.pages import Block, Line, PageContent
 
@@ -140,14 +141,7 @@ def _body_size(texts: Sequence[Line]) -> float:
 def _groups(math: list[_Piece], body: float) -> list[list[_Piece]]:
     """Math and weak pieces linked when stacked or side by side, closer than a line gap."""
     math.sort(key=lambda p: p.line.bbox.y0)
-    parent = list(range(len(math)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = DisjointSets(len(math))
     gap = 0.6 * body
     # Each piece's box and size read once (the pairs below read them many times).
     boxes = [
@@ -165,11 +159,8 @@ def _groups(math: list[_Piece], body: float) -> list[list[_Piece]]:
             if min(ay1, by1) - max(ay0, by0) >= 0.5 * min(ah, bh):
                 reach *= 3  # one baseline: parts set a \quad or two apart
             if bx0 - ax1 <= reach and ax0 - bx1 <= reach:
-                parent[find(j)] = find(i)
-    out: dict[int, list[_Piece]] = {}
-    for i, p in enumerate(math):
-        out.setdefault(find(i), []).append(p)
-    return [g for g in out.values() if any(p.kind == "math" for p in g)]
+                sets.join(i, j)
+    return [g for g in sets.groups(math) if any(p.kind == "math" for p in g)]
 
 
 def _column(text: Sequence[Line], x: float) -> tuple[float, float] | None:

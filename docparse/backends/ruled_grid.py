@@ -46,6 +46,8 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any, Protocol
 
+from docparse.backends.disjoint import DisjointSets
+
 #: PyMuPDF's defaults for every ruled search docparse runs.
 SNAP = 3.0
 JOIN = 3.0
@@ -453,29 +455,16 @@ def tables_of_cells(cells: list[Box], chars: TextProbe) -> list[RuledTable]:
     A group with fewer than two distinct left or right sides, or with no printed
     character overlapping its box, is no table.
     """
-    parent = list(range(len(cells)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = DisjointSets(len(cells))
     owner: dict[tuple[float, float], int] = {}
     for i, (x0, top, x1, bottom) in enumerate(cells):
         for corner in ((x0, top), (x0, bottom), (x1, top), (x1, bottom)):
-            j = owner.setdefault(corner, i)
-            a, b = root(i), root(j)
-            if a != b:
-                parent[b] = a
-    groups: dict[int, list[Box]] = {}
-    for i, cell in enumerate(cells):
-        groups.setdefault(root(i), []).append(cell)
+            sets.join(i, owner.setdefault(corner, i))
     printed: list[Box] | None = None
     tops: list[float] = []
     tallest = 0.0
     tables: list[RuledTable] = []
-    for group in groups.values():
+    for group in sets.groups(cells):
         if len({c[0] for c in group}) < 2 or len({c[2] for c in group}) < 2:
             continue
         if printed is None:

@@ -20,6 +20,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from docparse.backends.disjoint import DisjointSets
+
 #: A word as the table code reads it: ``(x0, y0, x1, y1, text)``, top-left origin.
 Word = tuple[float, float, float, float, str]
 #: An axis-parallel rule segment ``(x0, y0, x1, y1)`` (zero or small thickness).
@@ -80,21 +82,13 @@ def ruled_clusters(
     segs = [s for s in segments if max(s[2] - s[0], s[3] - s[1]) >= 5]
     if len(segs) < 4:
         return []
-    parent = list(range(len(segs)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = DisjointSets(len(segs))
     cell = 24.0
     buckets: dict[tuple[int, int], list[int]] = {}
     for i, (x0, y0, x1, y1) in enumerate(segs):
         lo_x, lo_y, hi_x, hi_y = x0 - tolerance, y0 - tolerance, x1 + tolerance, y1 + tolerance
         gx0, gy0 = int(lo_x // cell), int(lo_y // cell)
         gx1, gy1 = int(hi_x // cell), int(hi_y // cell)
-        root = i  # i is a root until joined; then the root of its group
         # Long segments span many buckets; cap the walk (a page frame is one segment).
         for gx in range(gx0, min(gx1, gx0 + 60) + 1):
             for gy in range(gy0, min(gy1, gy0 + 60) + 1):
@@ -103,16 +97,11 @@ def ruled_clusters(
                     # The cheap box test first: the group lookups only for touching pairs.
                     o = segs[j]
                     if lo_x <= o[2] and o[0] <= hi_x and lo_y <= o[3] and o[1] <= hi_y:
-                        b = find(j)
-                        if b != root:
-                            parent[b] = root
+                        sets.join(i, j)
                 bucket.append(i)
-    groups: dict[int, list[Segment]] = {}
-    for i, s in enumerate(segs):
-        groups.setdefault(find(i), []).append(s)
     out: list[Box4] = []
     centres: list[tuple[float, float]] = []
-    for group in groups.values():
+    for group in sets.groups(segs):
         n_h = sum(_horizontal(s) for s in group)
         if n_h < 2 or len(group) - n_h < 2:
             continue
