@@ -269,3 +269,29 @@ def test_a_page_number_right_under_a_table_is_furniture_like_its_neighbours() ->
     doc = _build(pages)
     numbers = {u.page: u.kind for u in doc.units if u.text.strip().isdigit()}
     assert numbers == dict.fromkeys(range(1, 7), "furniture")
+
+
+def test_banner_text_without_a_digit_passes_the_quick_check() -> None:
+    # _banner_marks skips its long pattern for ASCII text with no digit and no
+    # banner word: each digit-free banner the pattern knows must still count.
+    from docparse.backends.furniture import _FURNITURE_TEXT, _banner_marks
+
+    samples = [
+        "see https://example.org/paper",
+        "at www.example.org",
+        "doi: 10.1000/xyz",
+        "https://doi.org/10.1000/xyz",
+        "ISSN 1234",
+        "Downloaded from the archive",
+        "Download date: today",
+        "Accessed via the library",
+        "Retrieved from the web",
+        "Printed in the USA",
+        "Copyright the authors",
+        "All rights reserved",
+        "DOWNLOADED BY GUEST",
+    ]
+    for text in samples:
+        digitless = "".join(c for c in text if not c.isdigit())
+        assert _FURNITURE_TEXT.search(digitless), digitless
+        assert _banner_marks(digitless) >= 1, digitless
