@@ -72,8 +72,8 @@ _CJK_CHAR = re.compile(f"[{_CJK_LETTERS}]")
 _CJK_WORD = re.compile(f"[{_CJK_LETTERS}]|[^\\s{_CJK_LETTERS}]+")
 _PUNCT_ONLY = re.compile(f"[{_CJK_PUNCT}]+")
 _CJK_RUN = re.compile(f"[{_CJK_LETTERS}]+")
-# A character str.isalnum() accepts: re's \w is isalnum() and "_".
-_ALNUM = re.compile(r"[^\W_]")
+#: A letter or digit, a character ``str.isalnum()`` accepts (re's ``\w`` is that and ``_``).
+ALNUM = re.compile(r"[^\W_]")
 _WIDE = re.compile(f"[{_CJK_LETTERS}{_CJK_PUNCT}]")
 
 
@@ -118,7 +118,7 @@ def count_words(text: str) -> int:
             n += not _PUNCT_ONLY.fullmatch(tok)
         else:
             letters = len(tok) - sum(map(len, runs))
-            n += letters + sum(1 for run in runs if _ALNUM.search(run))
+            n += letters + sum(1 for run in runs if ALNUM.search(run))
     return n
 
 

@@ -77,6 +77,7 @@ from docparse.backends.words import (
 )
 from docparse.builder import UnitDraft
 from docparse.model import BBox, CellSpan, PageInfo, Provenance, Table, UnitKind
+from docparse.text import ALNUM
 
 # --------------------------------------------------------------------------- text helpers
 
@@ -84,8 +85,6 @@ _BULLET = re.compile(r"^\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?
 _BULLET_CHARS = re.compile(r"^\s*[•◦▪▫●○■□‣⁃∙·]\s*")
 _ABSTRACT = re.compile(r"^abstract\b\W", re.IGNORECASE)
 _LONE_BULLET = re.compile(r"\s*(?:[•◦▪▫●○■□‣⁃∙·\-–—*]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s*")
-# A character str.isalnum() accepts: re's \w is isalnum() and "_".
-_ALNUM = re.compile(r"[^\W_]")
 
 
 #: Quotes and brackets that may close a sentence after its full stop.
@@ -609,7 +608,7 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
             out.append(it)  # a float: the paragraph around it goes on
             continue
         if last_para is not None and tail is not None and kind == "paragraph":
-            if (tail and _continues(last_para, tail, it)) or not _ALNUM.search(it.text):
+            if (tail and _continues(last_para, tail, it)) or not ALNUM.search(it.text):
                 last_para.lines += it.lines
                 last_para.extra.append((it.page, it.bbox))
                 tail = _open_tail(last_para)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from operator import itemgetter
 
 from docparse.backends.table_candidates import Box4, Word, is_number
-from docparse.text import dot_leader
+from docparse.text import ALNUM, dot_leader
 
 #: A run of leader dots ("......", ". . . .") or a typed rule ("-----", "=====", "_____").
 _LEADER = re.compile(r"(?:\.\s?){3,}|[-=_\u2014\u2013]{3,}|[\u2026\u00b7]{2,}")
@@ -72,10 +72,6 @@ def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
         and dot_leader(w[4], 3, marks=".")
         for w in words
     )
-
-
-#: A letter or digit (``str.isalnum``: ``\w`` without the underscore).
-_ALNUM = re.compile(r"[^\W_]")
 
 
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:
@@ -138,7 +134,7 @@ def _stacked(w: Word, row: Sequence[Word]) -> bool:
     against. One-character words are left alone: rotated text comes as a
     column of letters, each boxed under the one before, and would become a
     row per letter."""
-    if len(w[4]) < 2 or not _ALNUM.search(w[4]):
+    if len(w[4]) < 2 or not ALNUM.search(w[4]):
         return False
     x0, x1 = w[0], w[2]
     # Only words across w's x-range can share its width: test those alone
@@ -148,7 +144,7 @@ def _stacked(w: Word, row: Sequence[Word]) -> bool:
         return False
     mid = (w[1] + w[3]) / 2
     for o in over:
-        if len(o[4]) < 2 or not _ALNUM.search(o[4]):
+        if len(o[4]) < 2 or not ALNUM.search(o[4]):
             continue
         wider = max(w[2] - w[0], o[2] - o[0])
         lower = min(w[3] - w[1], o[3] - o[1])
