@@ -253,7 +253,10 @@ def _may_lead(piece: list[TextSpan]) -> bool:
 
 def _dots_end(text: str) -> bool:
     """``text`` ends with a leader character after another or a space, or is one."""
-    return text[-1:] in _LEADER_CHARS and (len(text) == 1 or text[-2] in _LEADER_CHARS + " ")
+    # A blank word has no last character ("" is in every string).
+    return bool(text) and text[-1] in _LEADER_CHARS and (
+        len(text) == 1 or text[-2] in _LEADER_CHARS + " "
+    )
 
 
 def _join_contents_entries(rows: list[list[list[TextSpan]]]) -> list[list[list[TextSpan]]]:
