@@ -131,6 +131,8 @@ def leading_marker(line: Line) -> str:
     spans = line.spans
     if len(spans) < 2:
         return ""
+    if len(spans[0].text.strip()) > 3:
+        return ""  # the first span has text and is too long for a mark (most lines)
     first: TextSpan | None = None
     for s in spans:
         if s.text.strip():
