@@ -65,8 +65,10 @@ def _is_heading_spelled_out(
 
 
 _WORD = st.sampled_from(
-    ["2.1", "A.3", "II.", "B.", "B", "Table", "1", "\u0661.\u0662", "Method", "RESULTS", "and"]
-    + ["the", "x", "σµ", "•", "end.", "end:", "a,", "(a)", "Fig.", "3)", "Über", "iv."]
+    [
+        *("2.1", "A.3", "II.", "B.", "B", "Table", "1", "\u0661.\u0662", "Method", "RESULTS"),
+        *("and", "the", "x", "σµ", "•", "end.", "end:", "a,", "(a)", "Fig.", "3)", "Über", "iv."),
+    ]
 )
 _TEXT = st.lists(_WORD, max_size=22).map(" ".join)
 
