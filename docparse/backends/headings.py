@@ -197,12 +197,28 @@ def join_number_blocks(blocks: Sequence[Block]) -> list[Block]:
     ]
     if not numbers:
         return list(blocks)
+    # The blocks a number may join, sorted by their first line's bottom: a
+    # number reads only those near its own bottom (found by bisection), in
+    # the blocks' order, as a scan of all of them would.
+    firsts = sorted(
+        (b.lines[0].bbox.y1, k) for k, b in enumerate(blocks) if b.role is None and b.lines
+    )
+    bottoms = [y1 for y1, _ in firsts]
+    if any(y1 != y1 for y1 in bottoms):
+        bottoms = []  # a NaN bottom sorts nowhere: every block is read
     joined: dict[int, Block] = {}
     used: set[int] = set()
     for num in numbers:
         ln = num.lines[0]
         size = max(ln.size, 1.0)
-        for b in blocks:
+        near: Sequence[Block] = blocks
+        if bottoms:
+            # Twice the reach of the test below: no rounding at the edges drops a block.
+            y1 = ln.bbox.y1
+            lo = bisect.bisect_left(bottoms, y1 - size)
+            hi = bisect.bisect_right(bottoms, y1 + size)
+            near = [blocks[k] for k in sorted([k for _, k in firsts[lo:hi]])]
+        for b in near:
             if b is num or b.role is not None or not b.lines or id(b) in used:
                 continue
             first = b.lines[0]

@@ -1,5 +1,5 @@
-"""is_heading and numbering read their tests cheapest first: the same answers as
-the rules read in the order their docstrings give them."""
+"""is_heading and numbering read their tests cheapest first, join_number_blocks only the
+blocks near a number: the same answers as the rules read in order, over every block."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ from docparse.backends.headings import (
     _LETTER,
     _ROMAN,
     is_heading,
+    is_section_number,
+    join_number_blocks,
     numbering,
 )
 from docparse.backends.items import CAPTION, Item
+from docparse.backends.pages import Block, BlockRole, Line, TextSpan
 from docparse.model import BBox
 
 
@@ -99,3 +102,57 @@ def test_numbering_answers_as_its_patterns(text: str) -> None:
 def test_numbering_reads_other_decimal_digits() -> None:
     assert numbering("\u0661.\u0662 Method") == ("decimal", 2)
     assert numbering("\u00b2 Note") == ("", 0)  # a superscript two is no decimal digit
+
+
+def _join_number_blocks_by_scan(blocks: list[Block]) -> list[Block]:
+    """join_number_blocks with every block read for every number (no bisection)."""
+    numbers = [
+        b
+        for b in blocks
+        if b.role is None
+        and len(b.lines) == 1
+        and b.lines[0].bold
+        and is_section_number(b.lines[0].text)
+    ]
+    joined: dict[int, Block] = {}
+    used: set[int] = set()
+    for num in numbers:
+        ln = num.lines[0]
+        size = max(ln.size, 1.0)
+        for b in blocks:
+            if b is num or b.role is not None or not b.lines or id(b) in used:
+                continue
+            first = b.lines[0]
+            gap = first.bbox.x0 - ln.bbox.x1
+            if 0 <= gap < 4 * size and abs(first.bbox.y1 - ln.bbox.y1) < 0.5 * size:
+                target = joined.get(id(b), b)
+                joined[id(b)] = Block((ln, *target.lines), target.bbox.union(ln.bbox), None)
+                used.add(id(num))
+                break
+    return [joined.get(id(b), b) for b in blocks if id(b) not in used]
+
+
+_BLOCK = st.tuples(
+    st.sampled_from(["2.1", "A", "IV.", "Method", "Results and more"]),
+    st.sampled_from([40.0, 60.0, 75.0, 90.0]),  # left edge
+    st.sampled_from([100.0, 104.0, 105.0, 110.0, float("nan")]),  # bottom
+    st.sampled_from([8.0, 10.0]),
+    st.booleans(),
+    st.sampled_from([None, None, "heading"]),
+)
+
+
+@given(st.lists(_BLOCK, max_size=8))
+@settings(max_examples=400)
+def test_join_number_blocks_reads_the_blocks_near_a_number_as_a_scan_of_all(
+    fields: list[tuple[str, float, float, float, bool, BlockRole | None]],
+) -> None:
+    blocks = []
+    for text, x0, y1, size, bold, role in fields:
+        box = BBox(x0, y1 - size, x0 + 6.0 * len(text), y1)
+        line = Line((TextSpan(text, box, size, bold),), box)
+        blocks.append(Block((line,), box, role))
+    got = join_number_blocks(blocks)
+    want = _join_number_blocks_by_scan(blocks)
+    assert [[ln.text for ln in b.lines] for b in got] == [[ln.text for ln in b.lines] for b in want]
+    assert [b.bbox for b in got] == [b.bbox for b in want]
