@@ -38,9 +38,21 @@ _TABLE_LABEL = re.compile(
 )
 
 
+#: The letters :data:`~docparse.backends.items.CAPTION` can match first: its
+#: kinds' initials (no other character folds to one of them in a
+#: case-blind match).
+CAPTION_INITIALS = frozenset("TtFfEeCc")
+
+
+def caption_match(text: str) -> re.Match[str] | None:
+    """``CAPTION.match(text)``, the pattern not run on text whose first letter
+    no caption starts with (most items)."""
+    return CAPTION.match(text) if text[:1] in CAPTION_INITIALS else None
+
+
 def _bare_label(it: Item) -> bool:
     """A caption label with no words after it: "Table 3", "Fig. 2:", "TABLE III"."""
-    m = CAPTION.match(it.text)
+    m = caption_match(it.text)
     return m is not None and not it.text[m.end() :].strip(" .:|—–-")
 
 
@@ -91,7 +103,7 @@ def join_caption_labels(pages: Sequence[PageItems]) -> None:
 
 
 def _is_figure_caption(it: Item, body: float) -> bool:
-    m = CAPTION.match(it.text)
+    m = caption_match(it.text)
     if not m or not m.group("kind").lower().startswith("fig"):
         return False
     return body <= 0 or it.size <= body * 1.05 or it.bold
