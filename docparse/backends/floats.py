@@ -81,7 +81,12 @@ def join_caption_labels(pages: Sequence[PageItems]) -> None:
     """Join each bare caption label to its text (see the module docstring)."""
     for page in pages:
         taken: set[int] = set()
-        for label in [it for it in page.items if it.kind is None and _bare_label(it)]:
+        labels = [
+            it
+            for it in page.items
+            if it.kind is None and it.text[:1] in CAPTION_INITIALS and _bare_label(it)
+        ]
+        for label in labels:
             if id(label) in taken:
                 continue
             text = next(
@@ -141,7 +146,12 @@ def _figure_items(cap: Item, page: PageItems, body: float, body_font: str) -> li
 def mark_figure_text(pages: Sequence[PageItems], body: float, body_font: str) -> None:
     """Join each figure's text items into one ``figure`` item (see the module docstring)."""
     for page in pages:
-        for cap in [it for it in page.items if it.kind is None and _is_figure_caption(it, body)]:
+        # A figure caption opens with "fig" (the initial read first: most items are none).
+        for cap in [
+            it
+            for it in page.items
+            if it.kind is None and it.text[:1] in "Ff" and _is_figure_caption(it, body)
+        ]:
             found = _figure_items(cap, page, body, body_font)
             if not found:
                 continue

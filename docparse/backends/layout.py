@@ -646,7 +646,7 @@ def _provenance(order: Sequence[Item]) -> list[tuple[Provenance, ...]]:
             "confidence": [None] * n,
         },
     )
-    out = [(p,) for p in firsts]
+    out: list[tuple[Provenance, ...]] = [(p,) for p in firsts]
     for i, it in enumerate(order):
         if it.extra:  # a paragraph continued across breaks: one piece a part
             out[i] += tuple([Provenance(p, b) for p, b in it.extra])
