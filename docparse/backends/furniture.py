@@ -63,12 +63,11 @@ _TABLE_HEAD = re.compile(
 )
 
 
-def _near_table(it: Item, page: PageItems) -> bool:
-    """``it`` sits right above or below a table on its page (a header or units line)."""
+def _near_table(it: Item, tables: Sequence[Item]) -> bool:
+    """``it`` sits right above or below one of ``tables``, the table items of
+    its page (a header or units line)."""
     size = max(it.size, 6.0)
-    for t in page.items:
-        if t.table is None:
-            continue
+    for t in tables:
         overlap = min(it.bbox.x1, t.bbox.x1) - max(it.bbox.x0, t.bbox.x0)
         gap = max(t.bbox.y0 - it.bbox.y1, it.bbox.y0 - t.bbox.y1)
         if overlap > 0 and gap < 2.5 * size:
@@ -278,8 +277,11 @@ def mark_furniture(pages: Sequence[PageItems], body: float, stats: TextStats | N
     style = (body, main_font, common)
     for p in pages:
         seen: set[str] = set()
-        for it, top in _page_margins(p):
-            _margin_line(it, p, top, m, seen, style)
+        margins = _page_margins(p)
+        if margins:
+            tables = [t for t in p.items if t.table is not None]
+            for it, top in margins:
+                _margin_line(it, p, top, m, seen, style, tables)
     _mark_repeated(pages, m.candidates, m.counts, m.near_table)
     _mark_stacked(m.stacked)
     marked = {key for it, key, _ in m.candidates if it.kind == "furniture"}
@@ -305,9 +307,11 @@ def _margin_line(
     m: _Margins,
     seen: set[str],
     style: tuple[float, str, frozenset[tuple[str, float]]],
+    tables: Sequence[Item],
 ) -> None:
-    """Sort one margin line of a page: a note, a table's header, a page number,
-    or a line that may be furniture (see :func:`_single_page`)."""
+    """Sort one margin line of a page (``tables``: its table items): a note, a
+    table's header, a page number, or a line that may be furniture (see
+    :func:`_single_page`)."""
     text = it.text.strip()
     if len(text.split()) > 25 or _n_rows(it) > 3 or _protected(it, p, top):
         return
@@ -320,7 +324,7 @@ def _margin_line(
         # margin of other pages; its own page does not count.
         if lettered:
             m.notes.append((it, key))
-    elif _near_table(it, p):
+    elif _near_table(it, tables):
         # A table's header or units line repeats on every statement
         # page; a running head only sometimes sits above a table.
         if lettered:
@@ -469,6 +473,7 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
     # from is no key (told without making its key; see _key_ends).
     firsts = _key_ends(k[:1] for k in keys)
     lasts = _key_ends(k[-1:] for k in keys)
+    lengths = {len(k) for k in keys}
     for p in pages:
         top, bottom = BAND * p.height, (1 - BAND) * p.height
         for it in p.items:
@@ -477,12 +482,31 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
             if it.bbox.y1 <= top or it.bbox.y0 >= bottom:
                 continue
             text = it.text.strip()
-            if text.isascii() and text and (text[0] not in firsts or text[-1] not in lasts):
-                continue
+            if text.isascii() and text:
+                if text[0] not in firsts or text[-1] not in lasts:
+                    continue
+                if len(text) >= 12 and _keyed_apart(text, lengths):
+                    continue
             key = _norm_key(text)
             if key in keys:
                 found[key] += 1
     return found
+
+
+def _keyed_apart(text: str, lengths: set[int]) -> bool:
+    """The key of ``text`` (ASCII, twelve characters or more) is none of
+    ``lengths`` long, told without making it when ``text`` holds no digit
+    and no white space but spaces.
+
+    ``_norm_key`` lower-cases such a text (its length kept), replaces no
+    number (roman numerals only in text under twelve characters) and drops
+    its spaces: the key is as long as the text less its spaces.
+    """
+    return (
+        len(text) - text.count(" ") not in lengths
+        and text.isprintable()  # ASCII white space but the space is unprintable
+        and not _DIGIT.search(text)
+    )
 
 
 def _key_ends(chars: Iterable[str]) -> frozenset[str]:
