@@ -64,6 +64,8 @@ class TextCalls:
         self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p, ctypes.c_void_p)
         self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
         self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
+        unicode = getattr(raw, "FPDFText_GetUnicode", None)
+        self.unicode = None if unicode is None else self._fn(unicode, ctypes.c_uint)
         generated = getattr(raw, "FPDFText_IsGenerated", None)
         self.is_generated = None if generated is None else self._fn(generated)
         #: Where FPDFText_GetFontInfo writes a font's name (NUL-terminated).

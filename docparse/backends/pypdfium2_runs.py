@@ -25,6 +25,7 @@ from docparse.backends.base import TextSpan
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import new_bboxes, new_spans
 from docparse.backends.pypdfium2_calls import TextCalls, ulong
+from docparse.backends.pypdfium2_wide import restore_wide, unit_of
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
@@ -76,6 +77,10 @@ class _Runs:
         text = textpage.get_text_range(errors="surrogatepass") if self.n_chars > 0 else ""
         self.units = text.encode("utf-16-le", "surrogatepass")
         self.n_units = len(self.units) // 2
+        #: Text indices of the characters PDFium's text drops (see :meth:`_restore_wide`).
+        self._dropped: list[int] = []
+        if self.n_units:
+            text = self._restore_wide(text)
         # Without a letter outside the BMP (two units) or a lone surrogate (which
         # decoding would replace) a UTF-16 unit is a character, and the text is
         # cut as a string: the pieces decoding ``units`` piece by piece gives,
@@ -86,6 +91,24 @@ class _Runs:
         self.n_rects = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
         #: The rectangles' left, bottom, right and top edges, PDF space (y upwards), a row each.
         self.boxes = calls.rects(handle, self.n_rects)
+
+    def _restore_wide(self, text: str) -> str:
+        """``text`` with the characters outside the BMP that PDFium's text
+        drops put back (:func:`~docparse.backends.pypdfium2_wide.restore_wide`)."""
+        to_text, handle, n = self.calls.text_index, self.handle, self.n_chars
+        last = next((t for k in range(n - 1, -1, -1) if (t := int(to_text(handle, k))) >= 0), -1)
+        restored = restore_wide(
+            self.units, self.text_index(0, n), last, n, self.calls.unicode, to_text, handle
+        )
+        if restored is None:
+            return text
+        self.units, self._dropped = restored
+        self.n_units = len(self.units) // 2
+        return self.units.decode("utf-16-le", "surrogatepass")
+
+    def _unit(self, t: int) -> int:
+        """The text unit of text index ``t`` (:func:`~docparse.backends.pypdfium2_wide.unit_of`)."""
+        return unit_of(t, self._dropped)
 
     @property
     def edges(self) -> tuple[list[float], ...]:
@@ -114,7 +137,7 @@ class _Runs:
         out = bytearray(self.units)
         to_text = self.calls.text_index
         for k in bad:
-            t = int(to_text(handle, k))
+            t = self._unit(int(to_text(handle, k)))
             if 0 <= t < len(out) // 2:
                 out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
         self.units = bytes(out)
@@ -308,7 +331,7 @@ class _Runs:
         for k in range(char, stop):
             t = int(to_text(handle, k))
             if t >= 0:
-                return t
+                return self._unit(t)
         return self.n_units
 
     def texts(self, starts: Sequence[int], *, shown: bool = False) -> list[str]:
@@ -357,10 +380,13 @@ class _Runs:
         # the text leaves out (-1) is looked up again from the one after it.
         found = list(map(to_text, itertools.repeat(handle, len(starts)), starts))
         bounds = []
+        dropped = self._dropped
         for k, (s, t) in enumerate(zip(starts, found, strict=True)):
             if t < 0:
                 nxt = starts[k + 1] if k + 1 < len(starts) else self.n_chars
                 t = self.text_index(s + 1, nxt)
+            elif dropped:
+                t = unit_of(int(t), dropped)
             bounds.append(int(t) - base)
         if bounds:
             bounds[0] = 0
