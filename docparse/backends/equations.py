@@ -21,6 +21,9 @@ figure's labels), it is no grid of cells, and it is centred in its column or
 carries an equation number ``(N)`` / ``(N.M)`` / ``(A1)`` at the column's
 right edge on one of its baselines.
 
+Most pages hold no math line, and a quick look at the page's text and fonts
+tells (:func:`_may_hold_math`) before any line is read on its own.
+
 Each equation becomes one block with the role ``equation``: its pieces are
 re-read as rows (heights overlapping by half, or by a quarter in one type
 size: glyphs of one baseline from fonts whose boxes differ), each row's spans
@@ -32,10 +35,11 @@ blocks, so the prose before and after stays prose.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from docparse.backends.disjoint import DisjointSets
 from docparse.backends.lines import union_boxes
@@ -88,15 +92,27 @@ def _words(text: str) -> bool:
     return any(not _OPERATOR.fullmatch(w) and not _MATH.search(w) for w in _WORD.findall(text))
 
 
+def _prose(text: str) -> bool:
+    """``text`` holds a run of four Latin letters or more that is no operator name."""
+    m = _PROSE.search(text)
+    while m is not None:
+        if not _OPERATOR.fullmatch(m.group()):
+            return True
+        m = _PROSE.search(text, m.end())
+    return False
+
+
+def _math_glyphs(line: Line) -> bool:
+    """A letter or digit of ``line`` is set in a math font."""
+    return any(is_math_font(s.font) and any(c.isalnum() for c in s.text) for s in line.spans)
+
+
 def _kind(line: Line) -> str:
     """``math``, ``weak`` (joins math, never makes it), ``number``, ``text`` or ``""`` (blank)."""
     text = line.text
     # Most lines are running text: one search tells (no span is looked at).
-    m = _PROSE.search(text)
-    while m is not None:
-        if not _OPERATOR.fullmatch(m.group()):
-            return "text"
-        m = _PROSE.search(text, m.end())
+    if _prose(text):
+        return "text"
     text = text.strip()
     if not text:
         return ""
@@ -114,9 +130,7 @@ def _kind(line: Line) -> str:
         if _words(plain):
             return "text"
         if not math:
-            math = any(
-                is_math_font(s.font) and any(c.isalnum() for c in s.text) for s in line.spans
-            )
+            math = _math_glyphs(line)
     # No word and no math glyph: an operator name over its limit ("lim"), a
     # bold vector's letter ("q"), figures; these may join math, not make it.
     return "math" if math else "weak"
@@ -229,6 +243,32 @@ def _tabular(rows: Sequence[Line]) -> bool:
     return wide >= 2
 
 
+def _may_hold_math(blocks: Sequence[Block]) -> bool:
+    """Whether a line of the blocks without a role may be a math line.
+
+    A math line holds a math glyph or a letter or digit in a math font, and no
+    run of prose letters (:func:`_kind`). Most pages have no such line: one
+    search of the page's text and one look at its fonts tell, and only the
+    lines that pass either are read on their own. ``False`` is certain;
+    ``True`` leaves it to the full reading.
+    """
+    free = [b for b in blocks if b.role is None]
+    texts = [ln.text for b in free for ln in b.lines]
+    joined = "\n".join(texts)
+    if _MATH.search(joined) is not None:
+        ends = list(accumulate(len(t) + 1 for t in texts))
+        seen = -1
+        for m in _MATH.finditer(joined):
+            k = bisect_right(ends, m.start())
+            if k != seen and not _prose(texts[k]):
+                return True
+            seen = k
+    fonts = {s.font for b in free for ln in b.lines for s in ln.spans}
+    if any(is_math_font(f) for f in fonts):
+        return any(_math_glyphs(ln) and not _prose(ln.text) for b in free for ln in b.lines)
+    return False
+
+
 def _sort_lines(
     blocks: Sequence[Block],
 ) -> tuple[list[Line], list[_Piece], list[_Piece], list[Line]]:
@@ -260,7 +300,7 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
     whose backend marks equations itself is returned as it is.
     """
     blocks = page.blocks
-    if any(b.role == "equation" for b in blocks):
+    if any(b.role == "equation" for b in blocks) or not _may_hold_math(blocks):
         return blocks
     text, math, weak, numbers = _sort_lines(blocks)
     if not text or not math:

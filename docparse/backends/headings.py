@@ -81,6 +81,11 @@ def numbering(text: str) -> tuple[str, int]:
     """``(scheme, depth)`` of a heading's number: ``("decimal", 2)`` for
     ``2.1 Method``, ``("roman", 1)`` for ``II. MATH``, ``("letter", 1)`` for
     ``B. Footnotes``; ``("", 0)`` when unnumbered."""
+    # Each number opens with a decimal digit (``\d``) or a capital A-Z: most
+    # text opens with neither and needs none of the four patterns.
+    c = text[:1]
+    if not (c.isdecimal() or "A" <= c <= "Z"):
+        return "", 0
     m = _DECIMAL.match(text)
     if m:
         return "decimal", m.group(1).count(".") + 1
@@ -225,6 +230,8 @@ def _style(it: Item) -> tuple[float, bool, str, bool]:
 
 def _three_letters(text: str) -> bool:
     """``text`` has three letters or more (read no further than the third)."""
+    if len(text) >= 3 and text[:3].isalpha():
+        return True  # three letters open it (most text)
     n = 0
     for c in text:
         if c.isalpha():
@@ -250,29 +257,39 @@ def is_heading(
     them is not larger than the body (a paper setting its methods in 7 pt
     and its results in 9 pt).
     """
-    text = it.text
-    words = text.split()
-    if not words or len(words) > 18 or len(it.lines) > 3:
+    # The answer is the rule of its branch (larger, bold or numbered) and a
+    # few gates every branch passes; all are pure tests, so they are read
+    # cheapest first and the first that fails answers (most items fail one).
+    lines = it.lines
+    if len(lines) > 3 or body <= 0:
         return False
+    text = it.text
+    words = text.split(None, 18)  # a nineteenth part: more than 18 words, not split further
+    if not words or len(words) > 18:
+        return False
+    size = it.size
+    larger = size >= body * 1.12 and round(size * 2) / 2 not in body_sizes
+    bold = it.bold and size >= body * 0.9
+    if not (larger or bold) and (
+        len(lines) > 2
+        or len(words) > 12
+        or text.endswith((".", ",", ";", ":"))
+        or size < body * 0.9  # a number in small type: a table note, an infobox's "1.67 m"
+    ):
+        return False  # only a numbered heading is left, and this is none
     if not _three_letters(text):
         return False  # symbols of a formula set in a bold math font ("QN", "0 σµ")
     scheme, depth = numbering(text)
+    if not (larger or bold or scheme):
+        return False
     if text.endswith((".", ",", ";")) and not scheme and len(words) > 6:
         return False
     if CAPTION.match(text) or _BULLET_CHARS.match(text):
         return False
-    if body <= 0:
-        return False
-    larger = it.size >= body * 1.12 and round(it.size * 2) / 2 not in body_sizes
-    bold = it.bold and it.size >= body * 0.9
     if larger:
         return not text.endswith(".") or len(words) <= 8
     if bold:
         return len(words) <= 12 and (text[:1].isupper() or bool(scheme))
-    if not scheme or len(it.lines) > 2 or len(words) > 12 or text.endswith((".", ",", ";", ":")):
-        return False
-    if it.size < body * 0.9:
-        return False  # a number in small type: a table note, an infobox's "1.67 m"
     title = text.split(None, 1)[1] if len(words) > 1 else ""
     letters = [c for c in title if c.isalpha()]
     capitals = len(letters) >= 3 and all(c.isupper() for c in letters)

@@ -83,6 +83,29 @@ class Item:
         return chars
 
 
+def line_item(
+    page: int,
+    bbox: BBox,
+    text: str,
+    stripped: str,
+    size: float,
+    bold: bool,
+    role: BlockRole | None = None,
+    font: str = "",
+    marker: str = "",
+) -> Item:
+    """``Item(page, bbox, (text,), size, bold, role, font=font, marker=marker)``, an item of
+    one line, with :attr:`Item.text` (``stripped``, ``text.strip()``) and :attr:`Item.chars`
+    kept as it is made: a one-line block's text is stripped to tell it is not blank, and
+    most items are one line."""
+    lines = (text,)
+    it = Item(page, bbox, lines, size, bold, role, font=font, marker=marker)
+    it._text_of = it._chars_of = lines
+    it._text = stripped
+    it._chars = len(text)
+    return it
+
+
 @dataclass(slots=True)
 class PageItems:
     """One page's items in reading order.
@@ -108,6 +131,8 @@ def leading_marker(line: Line) -> str:
     spans = line.spans
     if len(spans) < 2:
         return ""
+    if len(spans[0].text.strip()) > 3:
+        return ""  # the first span has text and is too long for a mark (most lines)
     first: TextSpan | None = None
     for s in spans:
         if s.text.strip():

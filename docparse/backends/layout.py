@@ -56,6 +56,7 @@ from docparse.backends.items import (
     PageItems,
     dominant_font,
     leading_marker,
+    line_item,
     superscripts,
 )
 from docparse.backends.lines import union_boxes
@@ -141,18 +142,12 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
         # heading to split off (that takes a bold span and another), no
         # leading mark, the span's font.
         ln = block_lines[0]
-        text = ln.text
-        if not text.strip():
+        text = expand_ligatures(ln.text)
+        stripped = text.strip()  # ligatures are no white space: blank as the line is
+        if not stripped:
             return []
         return [
-            Item(
-                page,
-                ln.bbox,
-                (expand_ligatures(text),),
-                ln.size,
-                bool(ln.bold),
-                font=ln.spans[0].font,
-            )
+            line_item(page, ln.bbox, text, stripped, ln.size, bool(ln.bold), None, ln.spans[0].font)
         ]
     lines = [ln for ln in block_lines if ln.text.strip()]
     if not lines:
@@ -176,76 +171,24 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
         left = min([ln.bbox.x0 for ln in lines])
         right = max([ln.bbox.x1 for ln in lines])
     lines, run_in = split_run_in(lines)
-    if len(lines) == 1:
-        # One line, not split (most blocks): one item, its own box, size and weight.
-        ln = lines[0]
-        return [
-            Item(
-                page,
-                ln.bbox,
-                (expand_ligatures(ln.text),),
-                ln.size,
-                bool(ln.bold),
-                font=dominant_font(lines),
-                marker=leading_marker(ln),
-            )
-        ]
-    groups: list[list[Line]] = [[lines[0]]]
-    # Each line's facts are read once and carried as the next line's "prev".
-    prev = lines[0]
-    pb, prev_size, prev_bold = prev.bbox, prev.size, prev.bold
-    prev_text = prev.text.rstrip()
-    for ln in lines[1:]:
-        b, ln_size, ln_bold, text = ln.bbox, ln.size, ln.bold, ln.text
-        size = max(ln_size, 1.0)
-        indent = left + 0.8 * size
-        if id(prev) in run_in or id(ln) in run_in:
-            new = True  # a run-in heading is an item of its own
-        elif ln_bold and is_section_number(text) and not is_section_number(prev_text):
-            # A heading's number on its own line under the previous heading
-            # ("RESEARCH METHODS" / "A.1" beside "Part One"): its own item, so
-            # that attach_section_numbers joins it to the title beside it.
-            new = True
-        elif _LONE_BULLET.fullmatch(prev_text):
-            new = False  # the bullet glyph sits on its own line before its text
-        else:
-            ends = _ends_sentence(prev_text)
-            short_prev = pb.x1 < right - 2.5 * size
-            resized = abs(ln_size - prev_size) > 0.9
-            new = (
-                # Font change: a heading run-in or a heading followed by text.
-                (
-                    (resized or (ln_bold != prev_bold and (prev_bold or ln_bold)))
-                    and (len(groups[-1]) <= 3 or resized)
-                )
-                or bool(_BULLET_CHARS.match(text))
-                or (bool(_BULLET.match(text)) and (ends or not prev_text))
-                or b.y0 - pb.y1 > 0.8 * size
-                or (b.x0 > indent and pb.x0 <= indent and (ends or short_prev))
-                or (short_prev and ends and text[:1].isupper() and b.x0 <= indent)
-                # The next footnote of a block of footnotes.
-                or (bool(leading_marker(ln)) and ln_size <= prev_size + 0.5)
-            )
-        if new:
-            groups.append([ln])
-        else:
-            groups[-1].append(ln)
-        prev, pb, prev_size, prev_bold, prev_text = ln, b, ln_size, ln_bold, text.rstrip()
+    groups = _line_groups(lines, run_in, left, right) if len(lines) > 1 else [lines]
     items = []
     for g in groups:
         if len(g) == 1:
             # One line (most groups): its own box, size and weight.
             ln = g[0]
+            text = expand_ligatures(ln.text)
             items.append(
-                Item(
+                line_item(
                     page,
                     ln.bbox,
-                    (expand_ligatures(ln.text),),
+                    text,
+                    text.strip(),
                     ln.size,
                     bool(ln.bold),
                     "heading" if id(ln) in run_in else None,
-                    font=dominant_font(g),
-                    marker=leading_marker(ln),
+                    dominant_font(g),
+                    leading_marker(ln),
                 )
             )
             continue
@@ -264,13 +207,69 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
     return items
 
 
+def _line_groups(
+    lines: list[Line], run_in: set[int], left: float, right: float
+) -> list[list[Line]]:
+    """A block's ``lines`` (two or more, not blank) cut into paragraph candidates."""
+    groups: list[list[Line]] = [[lines[0]]]
+    # Each line's facts are read once and carried as the next line's "prev".
+    prev = lines[0]
+    pb, prev_size, prev_bold = prev.bbox, prev.size, prev.bold
+    prev_text = prev.text.rstrip()
+    for ln in lines[1:]:
+        b, ln_size, ln_bold, text = ln.bbox, ln.size, ln.bold, ln.text
+        size = 1.0 if ln_size < 1.0 else ln_size  # max(ln_size, 1.0)
+        indent = left + 0.8 * size
+        if run_in and (id(prev) in run_in or id(ln) in run_in):
+            new = True  # a run-in heading is an item of its own
+        elif ln_bold and is_section_number(text) and not is_section_number(prev_text):
+            # A heading's number on its own line under the previous heading
+            # ("RESEARCH METHODS" / "A.1" beside "Part One"): its own item, so
+            # that attach_section_numbers joins it to the title beside it.
+            new = True
+        # A lone bullet is four characters at most ("(12)"), white space aside.
+        elif len(prev_text.lstrip()) <= 4 and _LONE_BULLET.fullmatch(prev_text):
+            new = False  # the bullet glyph sits on its own line before its text
+        else:
+            # _ends_sentence, inline (it runs for most lines of the page).
+            last = prev_text.rstrip(_CLOSERS)[-1:]
+            ends = bool(last) and last in ".!?:;"
+            short_prev = pb.x1 < right - 2.5 * size
+            resized = abs(ln_size - prev_size) > 0.9
+            # The tests are pure: the cheap ones first, a regex only where it can
+            # change the answer (a bullet glyph is not ASCII; a list marker
+            # starts an item only after a sentence's end or a blank line).
+            new = (
+                # Font change: a heading run-in or a heading followed by text.
+                (
+                    (resized or (ln_bold != prev_bold and (prev_bold or ln_bold)))
+                    and (len(groups[-1]) <= 3 or resized)
+                )
+                or b.y0 - pb.y1 > 0.8 * size
+                or (b.x0 > indent and pb.x0 <= indent and (ends or short_prev))
+                or (short_prev and ends and text[:1].isupper() and b.x0 <= indent)
+                or ((ends or not prev_text) and bool(_BULLET.match(text)))
+                or (not text.isascii() and bool(_BULLET_CHARS.match(text)))
+                # The next footnote of a block of footnotes.
+                or (len(ln.spans) > 1 and ln_size <= prev_size + 0.5 and bool(leading_marker(ln)))
+            )
+        if new:
+            groups.append([ln])
+        else:
+            groups[-1].append(ln)
+        prev, pb, prev_size, prev_bold, prev_text = ln, b, ln_size, ln_bold, text.rstrip()
+    return groups
+
+
 def _dominant_size(lines: Sequence[Line]) -> float:
-    if len(lines) == 1:
-        return lines[0].size
+    sizes = [ln.size for ln in lines]
+    first = sizes[0]
+    if sizes.count(first) == len(sizes):
+        return first  # one size (most groups): the count below would find it
     # As Counter.most_common(1): the first size among the most used.
     c: dict[float, int] = {}
-    for ln in lines:
-        c[ln.size] = c.get(ln.size, 0) + len(ln.text)
+    for ln, z in zip(lines, sizes, strict=True):
+        c[z] = c.get(z, 0) + len(ln.text)
     return max(c, key=c.__getitem__)
 
 
@@ -397,25 +396,52 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     blocks = join_number_blocks(gather_equations(page))
     # A line's marks do not depend on its block: the page's lines read at once.
     marks = superscripts([ln for block in blocks for ln in block.lines])
+    number = page.number
     for block in blocks:
-        if block.role == "table" and config.tables and not tables:
-            rows = tuple((ln.text,) for ln in block.lines if ln.text.strip())
+        role = block.role
+        lines = block.lines
+        if role is None and not tables and len(lines) == 1 and len(lines[0].spans) == 1:
+            # _split_block's first case, without the call (most blocks).
+            ln = lines[0]
+            text = expand_ligatures(ln.text)
+            stripped = text.strip()
+            if stripped:
+                items.append(
+                    line_item(
+                        number,
+                        ln.bbox,
+                        text,
+                        stripped,
+                        ln.size,
+                        bool(ln.bold),
+                        None,
+                        ln.spans[0].font,
+                    )
+                )
+            continue
+        if role == "table" and config.tables and not tables:
+            rows = tuple((ln.text,) for ln in lines if ln.text.strip())
             if rows:
                 region = TableRegion(block.bbox, rows)
-                items.append(Item(page.number, block.bbox, (), 0.0, False, "table", region))
+                items.append(Item(number, block.bbox, (), 0.0, False, "table", region))
             continue
-        lines = block.lines
         if tables:
             lines = tuple(ln for ln in lines if not _inside(ln, tables, cells))
-        role = None if block.role == "table" else block.role
-        items.extend(_split_block(lines, role, page.number))
+        items.extend(_split_block(lines, None if role == "table" else role, number))
     items = attach_section_numbers(items)
     for t in tables:
-        items.append(Item(page.number, t.bbox, (), 0.0, False, "table", t))
-    for it in items:
-        it.bbox = _clamp(it.bbox, page.width, page.height)
-    ordered = _reading_order(items, page.width)
+        items.append(Item(number, t.bbox, (), 0.0, False, "table", t))
     width, height = page.width, page.height
+    for it in items:
+        b = it.bbox
+        # _clamp's test, inline: most boxes are on the page and stay as they are.
+        if not (
+            b.origin == "top-left"
+            and 0.0 <= b.x0 <= b.x1 <= width
+            and 0.0 <= b.y0 <= b.y1 <= height
+        ):
+            it.bbox = _clamp(b, width, height)
+    ordered = _reading_order(items, width)
     if page.rotation % 360:
         for it in ordered:
             it.bbox = display_bbox(it.bbox, page.rotation, page.width, page.height)

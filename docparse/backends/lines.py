@@ -253,7 +253,12 @@ def _may_lead(piece: list[TextSpan]) -> bool:
 
 def _dots_end(text: str) -> bool:
     """``text`` ends with a leader character after another or a space, or is one."""
-    return text[-1:] in _LEADER_CHARS and (len(text) == 1 or text[-2] in _LEADER_CHARS + " ")
+    # A blank word has no last character ("" is in every string).
+    return (
+        bool(text)
+        and text[-1] in _LEADER_CHARS
+        and (len(text) == 1 or text[-2] in _LEADER_CHARS + " ")
+    )
 
 
 def _join_contents_entries(rows: list[list[list[TextSpan]]]) -> list[list[list[TextSpan]]]:
@@ -481,16 +486,18 @@ def union_boxes(boxes: Sequence[BBox]) -> BBox:
 def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
     order = sorted(lines, key=_top_left)
+    sizes = [ln.size for ln in order]
     # Lines come top down, so a block whose last line ends more than the widest
-    # allowed gap above the current line can take no later line either.
-    reach = 0.7 * max((max(ln.size, 1.0) for ln in order), default=1.0)
+    # allowed gap above the current line can take no later line either. (The
+    # largest size, at least 1: max() of max(size, 1.0) a line, NaN alike.)
+    reach = 0.7 * max(max(sizes), 1.0) if sizes else 0.7
     open_blocks: list[list[Line]] = []
     # Each open block (in the order blocks were opened) with its last line's
-    # bottom, left, right and size.
-    active: list[tuple[list[Line], float, float, float, float]] = []
-    for ln in order:
+    # bottom, left, right and size, updated in place as lines join it.
+    active: list[list[Any]] = []
+    for ln, ln_size in zip(order, sizes, strict=True):
         b = ln.bbox
-        top, x0, x1, ln_size = b.y0, b.x0, b.x1, ln.size
+        top, x0, x1 = b.y0, b.x0, b.x1
         # min()/max() by hand, in their order (the first argument wins ties).
         size = 1.0 if ln_size < 1.0 else ln_size
         # A block left behind can take no line (its gap is at least reach);
@@ -498,8 +505,9 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
         if active and top - active[0][1] >= reach:
             active = [a for a in active if top - a[1] < reach]
         below, above = -0.5 * size, 0.7 * size
-        for k in range(len(active) - 1, -1, -1):
-            blk, bottom, lx0, lx1, lsize = active[k]
+        # The newest open block first.
+        for a in reversed(active):
+            blk, bottom, lx0, lx1, lsize = a
             # The gap first: it rules out most open blocks.
             if (
                 below < top - bottom < above
@@ -507,11 +515,12 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
                 and abs(ln_size - lsize) < 1.0
             ):
                 blk.append(ln)
-                active[k] = (blk, b.y1, x0, x1, ln_size)
+                a[1:] = b.y1, x0, x1, ln_size
                 break
         else:
-            open_blocks.append([ln])
-            active.append((open_blocks[-1], b.y1, x0, x1, ln_size))
+            blk = [ln]
+            open_blocks.append(blk)
+            active.append([blk, b.y1, x0, x1, ln_size])
     # Most blocks hold one line: its box is theirs, no union made.
     boxes = [
         blk[0].bbox if len(blk) == 1 else union_boxes([ln.bbox for ln in blk])

@@ -24,10 +24,10 @@ _drain: Callable[[Iterable[object]], None] = collections.deque[object](maxlen=0)
 
 
 @functools.cache
-def _prototype(restype: Any) -> Any:
-    """``ctypes.PYFUNCTYPE(restype)``, made once: ctypes makes a new class on
-    every call (some 30 us, a third of a millisecond for a document's calls)."""
-    return ctypes.PYFUNCTYPE(restype)
+def _prototype(restype: Any, *argtypes: Any) -> Any:
+    """``ctypes.PYFUNCTYPE(restype, *argtypes)``, made once: ctypes makes a new
+    class on every call (some 30 us, a third of a millisecond for a document's calls)."""
+    return ctypes.PYFUNCTYPE(restype, *argtypes)
 
 
 class TextCalls:
@@ -56,15 +56,16 @@ class TextCalls:
         self.text_index = self._fn(raw.FPDFText_GetTextIndexFromCharIndex)
         self.has_unicode_map_error = self._fn(raw.FPDFText_HasUnicodeMapError)
         self.font_size = self._fn(raw.FPDFText_GetFontSize, ctypes.c_double)
-        # A text object comes back as a pointer, which goes on to
-        # FPDFTextObj_GetFont as it is (a bare function would cut an int to 32
-        # bits); a font as an int, which keys a dict.
-        self.text_object = self._fn(
-            raw.FPDFText_GetTextObject, getattr(raw.FPDFText_GetTextObject, "restype", None)
-        )
-        self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p)
+        # A text object comes back as an int (a ctypes pointer object costs
+        # 0.5 us a call against 0.15 us), which FPDFTextObj_GetFont takes as a
+        # declared c_void_p (undeclared, ctypes would cut it to a 32-bit int; the
+        # declaration costs no measurable time); a font as an int, which keys a dict.
+        self.text_object = self._fn(raw.FPDFText_GetTextObject, ctypes.c_void_p)
+        self.object_font = self._fn(raw.FPDFTextObj_GetFont, ctypes.c_void_p, ctypes.c_void_p)
         self.font_info = self._fn(raw.FPDFText_GetFontInfo, ctypes.c_ulong)
         self.font_weight = self._fn(raw.FPDFText_GetFontWeight)
+        unicode = getattr(raw, "FPDFText_GetUnicode", None)
+        self.unicode = None if unicode is None else self._fn(unicode, ctypes.c_uint)
         generated = getattr(raw, "FPDFText_IsGenerated", None)
         self.is_generated = None if generated is None else self._fn(generated)
         #: Where FPDFText_GetFontInfo writes a font's name (NUL-terminated).
@@ -80,11 +81,11 @@ class TextCalls:
         self._slots: Any = None  # the doubles FPDFText_GetRect writes into
         self._pointers: tuple[list[Any], ...] = ()
 
-    def _fn(self, fn: Any, restype: Any = ctypes.c_int) -> Any:
+    def _fn(self, fn: Any, restype: Any = ctypes.c_int, *argtypes: Any) -> Any:
         if not self.bare:
             return fn
         address: int = ctypes.cast(fn, ctypes.c_void_p).value  # type: ignore[assignment]
-        return _prototype(restype)(address)
+        return _prototype(restype, *argtypes)(address)
 
     def page_box(self, page: Any) -> tuple[float, float, float, float]:
         """``page.get_cropbox()`` of a pypdfium2 page: its crop box (left, bottom,

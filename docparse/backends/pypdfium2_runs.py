@@ -10,6 +10,7 @@ records (runs of one character each joined into words first).
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import itertools
 import operator
@@ -24,6 +25,7 @@ from docparse.backends.base import TextSpan
 from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import new_bboxes, new_spans
 from docparse.backends.pypdfium2_calls import TextCalls, ulong
+from docparse.backends.pypdfium2_wide import restore_wide, unit_of
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
@@ -75,6 +77,10 @@ class _Runs:
         text = textpage.get_text_range(errors="surrogatepass") if self.n_chars > 0 else ""
         self.units = text.encode("utf-16-le", "surrogatepass")
         self.n_units = len(self.units) // 2
+        #: Text indices of the characters PDFium's text drops (see :meth:`_restore_wide`).
+        self._dropped: list[int] = []
+        if self.n_units:
+            text = self._restore_wide(text)
         # Without a letter outside the BMP (two units) or a lone surrogate (which
         # decoding would replace) a UTF-16 unit is a character, and the text is
         # cut as a string: the pieces decoding ``units`` piece by piece gives,
@@ -85,6 +91,24 @@ class _Runs:
         self.n_rects = int(calls.count_rects(handle, 0, -1)) if self.n_chars > 0 else 0
         #: The rectangles' left, bottom, right and top edges, PDF space (y upwards), a row each.
         self.boxes = calls.rects(handle, self.n_rects)
+
+    def _restore_wide(self, text: str) -> str:
+        """``text`` with the characters outside the BMP that PDFium's text
+        drops put back (:func:`~docparse.backends.pypdfium2_wide.restore_wide`)."""
+        to_text, handle, n = self.calls.text_index, self.handle, self.n_chars
+        last = next((t for k in range(n - 1, -1, -1) if (t := int(to_text(handle, k))) >= 0), -1)
+        restored = restore_wide(
+            self.units, self.text_index(0, n), last, n, self.calls.unicode, to_text, handle
+        )
+        if restored is None:
+            return text
+        self.units, self._dropped = restored
+        self.n_units = len(self.units) // 2
+        return self.units.decode("utf-16-le", "surrogatepass")
+
+    def _unit(self, t: int) -> int:
+        """The text unit of text index ``t`` (:func:`~docparse.backends.pypdfium2_wide.unit_of`)."""
+        return unit_of(t, self._dropped)
 
     @property
     def edges(self) -> tuple[list[float], ...]:
@@ -104,20 +128,16 @@ class _Runs:
         and counts it. Cut the texts again (:meth:`texts`) after marking.
         """
         handle, has_error = self.handle, self.calls.has_unicode_map_error
-        bad: list[int] = []
-        for start, stop in ranges:
-            # One C call a character, with no Python loop around it.
-            errors = list(
-                map(has_error, itertools.repeat(handle, stop - start), range(start, stop))
-            )
-            if 1 in errors:
-                bad += [start + i for i, err in enumerate(errors) if err == 1]
+        # One C call a character, all ranges in one map, with no Python loop around it.
+        chars = list(itertools.chain.from_iterable(itertools.starmap(range, ranges)))
+        errors = map(has_error, itertools.repeat(handle, len(chars)), chars)
+        bad = list(itertools.compress(chars, map((1).__eq__, errors)))
         if not bad:
             return 0
         out = bytearray(self.units)
         to_text = self.calls.text_index
         for k in bad:
-            t = int(to_text(handle, k))
+            t = self._unit(int(to_text(handle, k)))
             if 0 <= t < len(out) // 2:
                 out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
         self.units = bytes(out)
@@ -311,7 +331,7 @@ class _Runs:
         for k in range(char, stop):
             t = int(to_text(handle, k))
             if t >= 0:
-                return t
+                return self._unit(t)
         return self.n_units
 
     def texts(self, starts: Sequence[int], *, shown: bool = False) -> list[str]:
@@ -360,10 +380,13 @@ class _Runs:
         # the text leaves out (-1) is looked up again from the one after it.
         found = list(map(to_text, itertools.repeat(handle, len(starts)), starts))
         bounds = []
+        dropped = self._dropped
         for k, (s, t) in enumerate(zip(starts, found, strict=True)):
             if t < 0:
                 nxt = starts[k + 1] if k + 1 < len(starts) else self.n_chars
                 t = self.text_index(s + 1, nxt)
+            elif dropped:
+                t = unit_of(int(t), dropped)
             bounds.append(int(t) - base)
         if bounds:
             bounds[0] = 0
@@ -436,32 +459,24 @@ def page_runs(
     # Each run's characters: from its first to the next run's first (the
     # first run also takes the characters before it, as its text does).
     bounds = [0, *starts[1:], reader.n_chars]
-    get = known.get
     check: list[int] = []
-    # Runs in one font follow one another: a stretch of them whose joined
-    # text is all known in the font needs no look at each run (once the
-    # first pages have been read, nearly all of them).
-    # (Grouping the fonts themselves: no key call a run.)
-    end = 0
-    for font, group in itertools.groupby(fonts):
-        begin, end = end, end + len(list(group))
-        seen = get(font)
-        if seen is None:
-            seen = known[font] = set()
+    for begin, end in _unseen_stretches(reader, starts, fonts, cuts, texts, known):
+        seen = known[fonts[begin]]
         if texts is None:
             assert cuts is not None and reader.text is not None
-            if seen.issuperset(reader.text[cuts[begin] : cuts[end]]):
-                continue
-            texts = reader.texts(starts)
-        elif seen.issuperset("".join(texts[begin:end])):
-            continue
-        check += [r for r in range(begin, end) if not seen.issuperset(texts[r])]
+            check += _unseen_runs(reader.text, cuts, begin, end, seen)
+        else:
+            check += [r for r in range(begin, end) if not seen.issuperset(texts[r])]
     if check and reader.mark_unmapped((bounds[r], bounds[r + 1]) for r in check):
-        texts = reader.texts(starts)
-    if texts is not None:
-        for r in check:
-            if "\ufffd" not in texts[r]:
-                known[fonts[r]].update(texts[r])
+        texts = None if texts is None else reader.texts(starts)
+    for r in check:
+        if texts is None:
+            assert cuts is not None and reader.text is not None
+            text = reader.text[cuts[r] : cuts[r + 1]]
+        else:
+            text = texts[r]
+        if "\ufffd" not in text:
+            known[fonts[r]].update(text)
     if cuts is not None and reader.text is not None:
         whole = _shown(reader.text)
         shown = [whole[a:b] for a, b in itertools.pairwise(cuts)]
@@ -480,6 +495,70 @@ def page_runs(
             cleaned.append(text)
         shown = cleaned
     return _spans(reader, shown, starts, fonts, (left, top), bold_weight), unmapped
+
+
+def _unseen_stretches(
+    reader: _Runs,
+    starts: list[int],
+    fonts: list[tuple[str, int]],
+    cuts: list[int] | None,
+    texts: list[str] | None,
+    known: dict[tuple[str, int], set[str]],
+) -> list[tuple[int, int]]:
+    """The stretches of runs in one font (first run, one past the last) whose
+    joined text holds a character not yet known in the font (``known``; fonts
+    not in it are put in with no character).
+
+    Runs in one font follow one another: a stretch whose text is all known
+    needs no look at each run (once the first pages have been read, nearly
+    all of them). Each step is one C-level ``map`` over the stretches (the
+    corpus's 808k runs make 89k stretches), not a Python loop.
+    ``cuts``: the runs' text bounds when they tile the page text (read then
+    from :attr:`_Runs.text`), else ``texts``, the runs' texts.
+    """
+    n = len(fonts)
+    if not n:
+        return []
+    firsts = [0, *itertools.compress(range(1, n), map(operator.ne, fonts[1:], fonts))]
+    ends = [*firsts[1:], n]
+    heads = list(map(fonts.__getitem__, firsts))
+    for font in set(heads).difference(known):
+        known[font] = set()
+    if cuts is not None:
+        assert reader.text is not None
+        pieces = map(
+            reader.text.__getitem__,
+            map(slice, map(cuts.__getitem__, firsts), map(cuts.__getitem__, ends)),
+        )
+    else:
+        assert texts is not None
+        pieces = map("".join, map(texts.__getitem__, map(slice, firsts, ends)))
+    seen = map(set.issuperset, map(known.__getitem__, heads), pieces)
+    bad = list(itertools.compress(range(len(firsts)), map(operator.not_, seen)))
+    return [(firsts[k], ends[k]) for k in bad]
+
+
+def _unseen_runs(text: str, cuts: list[int], begin: int, end: int, seen: set[str]) -> list[int]:
+    """The runs ``begin`` .. ``end - 1`` whose text (``text`` cut at ``cuts``)
+    holds a character not in ``seen``, in order.
+
+    Found from where the unseen characters occur (``str.find``, a run by
+    bisection) when they occur less often than there are runs (a 10-K page
+    of one-character runs has thousands, with a new character or two), else
+    run by run.
+    """
+    lo = cuts[begin]
+    piece = text[lo : cuts[end]]
+    unseen = set(piece).difference(seen)
+    if sum(map(piece.count, unseen)) >= end - begin:
+        return [r for r in range(begin, end) if not seen.issuperset(text[cuts[r] : cuts[r + 1]])]
+    runs: set[int] = set()
+    for char in unseen:
+        at = piece.find(char)
+        while at >= 0:
+            runs.add(bisect.bisect_right(cuts, lo + at, begin, end) - 1)
+            at = piece.find(char, at + 1)
+    return sorted(runs)
 
 
 #: Pages with at least this many runs find their words over arrays (numpy's
@@ -638,39 +717,35 @@ def _word_starts(
     on`` read as two rows of letters).
     """
     x0s, bs, x1s, ts = edges
-    cuts = [0]
-    px0, pb, px1, pt = x0s[0], bs[0], x1s[0], ts[0]
-    pfont, psize = fonts[0], sizes[0]
-    # Zipped columns rather than indexing: a 10-K can have half a million runs.
-    for i, x0, b, x1, t, font, size, gap in zip(
-        itertools.count(1),
-        x0s[1:],
-        bs[1:],
-        x1s[1:],
-        ts[1:],
-        fonts[1:],
-        sizes[1:],
-        spaced,
-    ):
-        # PDF space: b is the bottom, t the top; gap: a space ends the run before.
+    n = len(x0s)
+    # Whether a run joins the one before depends on the two alone, and one
+    # after a run that ends in a space never does: only the others are looked
+    # at (on a page of words, a few of its runs).
+    joined = []
+    for i in itertools.compress(range(1, n), map(operator.not_, spaced)):
+        k = i - 1
+        size = sizes[i]
+        x0, pb, px1, pt = x0s[i], bs[k], x1s[k], ts[k]
+        # PDF space: b is the bottom, t the top.
         if (
-            font == pfont
-            and size == psize
-            and not gap
-            and px0 <= x0
-            and px1 <= x1
+            fonts[i] == fonts[k]
+            and size == sizes[k]
+            and x0s[k] <= x0
+            and px1 <= x1s[i]
             and x0 - px1 <= 0.15 * (size if size > 1.0 else 1.0)
         ):
             # Glyph boxes on one baseline: a descender's or a full stop's box
             # overlaps its neighbour's by most of the smaller height.
+            b, t = bs[i], ts[i]
             h, ph = t - b, pt - pb
             if (t if t < pt else pt) - (b if b > pb else pb) > 0.5 * (h if h < ph else ph):
-                px0, pb, px1, pt = x0, b, x1, t
-                continue
-        cuts.append(i)
-        px0, pb, px1, pt = x0, b, x1, t
-        pfont, psize = font, size
-    return cuts
+                joined.append(i)
+    if not joined:
+        return list(range(n))
+    keep = [True] * n
+    for i in joined:
+        keep[i] = False
+    return list(itertools.compress(range(n), keep))
 
 
 def _join_runs(
@@ -695,11 +770,23 @@ def _join_runs(
         return list(got) if len(cuts) > 1 else [got]
 
     # Joined runs go left to right in both edges: the first's left, the last's right.
-    words = list(map("".join, map(texts.__getitem__, groups)))
-    box = [
-        pick(first, x0s),
-        list(map(min, map(bs.__getitem__, groups))),
-        pick(last, x1s),
-        list(map(max, map(ts.__getitem__, groups))),
-    ]
+    many = list(
+        itertools.compress(
+            range(len(cuts)), map(operator.gt, map(operator.sub, ends, cuts), itertools.repeat(1))
+        )
+    )
+    if 2 * len(many) < len(cuts):
+        # Most words are one run (a comma or a quote joined here and there): the
+        # runs' own text, bottom and top, replaced for the words of several.
+        words, bottoms, tops = pick(first, texts), pick(first, bs), pick(first, ts)
+        for k in many:
+            group = groups[k]
+            words[k] = "".join(texts[group])
+            bottoms[k] = min(bs[group])
+            tops[k] = max(ts[group])
+    else:
+        words = list(map("".join, map(texts.__getitem__, groups)))
+        bottoms = list(map(min, map(bs.__getitem__, groups)))
+        tops = list(map(max, map(ts.__getitem__, groups)))
+    box = [pick(first, x0s), bottoms, pick(last, x1s), tops]
     return words, box, pick(first, starts), pick(first, fonts), pick(first, sizes)

@@ -81,8 +81,35 @@ def _header_rows(rows: Sequence[Sequence[str]], cap: int) -> int:
             for c in row[1:]
             if c.strip()
         ):
-            return i if i <= cap and i < len(rows) else 0
+            return without_section_labels(rows, i) if i <= cap and i < len(rows) else 0
     return 1 if heads_text_columns(rows) else 0
+
+
+#: A units line set in the stub without parentheses ("$ in millions").
+_STUB_UNITS = re.compile(r"^[$€£¥]?\s*in\s+(?:thousands|millions|billions)\b", re.IGNORECASE)
+
+
+def without_section_labels(rows: Sequence[Sequence[str]], n: int) -> int:
+    """``n`` header rows less the section labels that end them.
+
+    A row with only its label cell filled (``Revenues``, ``Current assets:``)
+    right above the first row of values opens the body's first section: a
+    reader of header rows expects the column heads, not it. A label holds a
+    letter (a lone ``$`` split from its value is no section). A units line in
+    the stub (``(In millions)``) still heads the columns. The EDGAR ``.htm``
+    reader counts its header rows the same way, so twin and PDF agree.
+    """
+    while n > 0:
+        label = " ".join(rows[n - 1][0].split()) if rows[n - 1] else ""
+        if (
+            not any(ch.isalpha() for ch in label)
+            or any(c.strip() for c in rows[n - 1][1:])
+            or UNITS_LINE.match(label)
+            or _STUB_UNITS.match(label)
+        ):
+            break
+        n -= 1
+    return n
 
 
 def _cells(row: Sequence[str]) -> list[str]:

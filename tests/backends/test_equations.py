@@ -153,3 +153,53 @@ def test_math_fonts_are_known_by_name() -> None:
         assert is_math_font(name), name
     for name in ("CMR10", "ABCDEF+TeXGyreTermesX-Regular", "LinLibertineT", "Helvetica"):
         assert not is_math_font(name), name
+
+
+def _pages_read(pdf: Path, backend: str) -> list[PageContent]:
+    """The pages as ``layout.page_items`` hands them to :func:`gather_equations`."""
+    from docparse.backends import layout
+
+    seen: list[PageContent] = []
+    keep = layout.gather_equations
+
+    def record(page: PageContent) -> tuple[Block, ...]:
+        seen.append(page)
+        return keep(page)
+
+    layout.gather_equations = record
+    try:
+        docparse.parse(pdf, backend=backend, config={"tables": False})
+    finally:
+        layout.gather_equations = keep
+    return seen
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pypdfium2"])
+def test_the_quick_page_test_passes_every_page_with_a_math_line(backend: str) -> None:
+    # gather_equations skips the line-by-line reading on a page the quick test
+    # rules out; it must never rule out a page with a math line (output would
+    # change), and it should rule out pages of prose and of figures in a table.
+    from docparse.backends.equations import _may_hold_math, _sort_lines
+
+    pages = [
+        page
+        for name in ("acmart-equations", "asmejour-equations", "GS_2016-p118", "JNJ_2022Q4-p8")
+        for pdf in sorted((FIXTURES / name).glob("*.pdf"))
+        for page in _pages_read(pdf, backend)
+    ]
+    ruled_out = 0
+    for page in pages:
+        math = _sort_lines(page.blocks)[1]
+        if not _may_hold_math(page.blocks):
+            assert not math, page.number
+            ruled_out += 1
+    math_pages = [p for p in pages if _sort_lines(p.blocks)[1]]
+    assert ruled_out >= 2 and len(math_pages) >= 2
+
+
+def test_a_formula_known_by_its_font_alone_passes_the_quick_test() -> None:
+    # Letters of a math font mapped to plain ASCII (no math glyph in the text):
+    # only the font tells, and the quick page test must look at it.
+    eq = _line("f ( x ) 2", 160, 130, font="ABCDEF+CMMI10")
+    blocks = gather_equations(_page(_prose(100), _prose(112), eq, _prose(150), _prose(162)))
+    assert [b.text for b in blocks if b.role == "equation"] == ["f ( x ) 2"]

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docparse.backends.lines import (
+    _dots_end,
     blocks_from_lines,
     lines_from_spans,
     make_line,
@@ -241,3 +242,20 @@ def test_rows_of_values_and_other_columns_stay_apart() -> None:
         "1.3 Terms 5",
         "2.1 Next column 9",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("", False), (".", True), ("..", True), ("a.", False), ("a .", True), ("\u2026", True)],
+)
+def test_dots_end_reads_a_blank_word(text: str, expected: bool) -> None:
+    assert _dots_end(text) is expected
+
+
+def test_a_blank_span_in_a_cut_row_makes_no_error() -> None:
+    def span(text: str, x0: float) -> TextSpan:
+        return TextSpan(text, BBox(x0, 100.0, x0 + 20.0, 110.0), 10.0)
+
+    # Gaps wider than a gutter cut the row; the blank span ends a piece.
+    lines = lines_from_spans([span("Intro", 50.0), span(" ", 75.0), span("12", 300.0)])
+    assert [ln.text for ln in lines] == ["Intro ", "12"]

@@ -504,3 +504,19 @@ def test_a_range_of_numbers_is_a_value_not_a_header(tmp_path: Path) -> None:
     )
     (table,) = [u.table for u in doc.units if u.table is not None]
     assert table.n_header_rows == 1
+
+
+def test_section_labels_over_the_first_values_are_no_header_rows(tmp_path: Path) -> None:
+    # AMD's balance sheet: "ASSETS" and "Current assets:" open the body; the
+    # dates and the units line head the columns (the PDF backends agree).
+    doc = parse_html(
+        tmp_path,
+        "<table><tr><td></td><td>December 31, 2022</td><td>December 25, 2021</td></tr>"
+        "<tr><td></td><td>(In millions)</td><td></td></tr>"
+        "<tr><td>ASSETS</td><td></td><td></td></tr>"
+        "<tr><td>Current assets:</td><td></td><td></td></tr>"
+        "<tr><td>Cash and cash equivalents</td><td>$4,835</td><td>$2,535</td></tr>"
+        "<tr><td>Inventories</td><td>3,771</td><td>1,955</td></tr></table>",
+    )
+    (table,) = [u.table for u in doc.units if u.table is not None]
+    assert table.n_header_rows == 2
