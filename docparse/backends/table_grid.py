@@ -112,6 +112,45 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
     return [lo - 1, *sorted(cuts), hi + 1]
 
 
+def _rules_between_heads(
+    xs: list[float], rows: Sequence[Sequence[Word]], rules: Sequence[float], min_gap: float
+) -> list[float]:
+    """Boundaries ``xs`` where a drawn rule between two heads set close replaces a cut through one.
+
+    Two heads set closer than a word space (``Estimate Margin of``) are one
+    phrase; the middle of the gap between their columns' values can fall
+    inside the second head's word, which then stands in neither column. A
+    vertical rule near that boundary (2.5 ``min_gap``), between two words of
+    the same phrase and in the same gap of the value rows (no value word
+    between rule and boundary), is where the columns part: it takes the
+    boundary's place.
+    """
+    if not rules:
+        return xs
+    values = [r for r in rows if _value_count(r, min_gap) >= 2]
+    body = [(w[0], w[2]) for r in values for w in r]
+    out = list(xs)
+    for x in sorted(set(rules)):
+        if any(a < x < b for a, b in body):
+            continue
+        for i in range(1, len(out) - 1):
+            cut = out[i]
+            if abs(cut - x) > 2.5 * min_gap or any(
+                min(x, cut) < b and a < max(x, cut) for a, b in body
+            ):
+                continue
+            between = any(
+                a[2] <= x <= b[0] and any(w[0] < cut < w[2] for w in phrase)
+                for r in rows[: len(rows) if not values else rows.index(values[0])]
+                for phrase in row_phrases(r, min_gap)
+                for a, b in pairwise(phrase)
+            )
+            if between:
+                out[i] = x
+                break
+    return sorted(out)
+
+
 def _value_count(row: Sequence[Word], min_gap: float) -> int:
     """Values in a row: numbers standing as cells of their own, not inside a phrase of words.
 
@@ -305,7 +344,7 @@ def word_grid(
                 and not any(a < x < b for a, b in spans)
             ):
                 xs.append(x)
-        xs.sort()
+        xs = _rules_between_heads(sorted(xs), rows, rules, min_gap)
     if len(xs) < 3:
         return None
     n = len(xs) - 1

@@ -117,3 +117,19 @@ def test_right_aligned_heads_stand_over_their_values(backend: str) -> None:
     assert table.rows[n][4] == "98" and "after substitution" in heads[4]
     assert table.rows[n][5] == "95" and "Weighted student" in heads[5]
     assert "Combined" in heads[6]
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_a_column_rule_parts_two_heads_set_close(backend: str) -> None:
+    # us-001 p3 (Table 2): `Estimate` and `Margin of` are set closer than a word
+    # space, one phrase; the middle of the gap between their columns' values
+    # fell inside `Margin`, and both heads stood in the Estimate column. The
+    # drawn rule between the two words parts them.
+    doc = docparse.parse(FIXTURES / "icdar2013-us-001" / "us-001.pdf", backend=backend)
+    [table] = [u.table for u in doc.units if u.kind == "table" and u.page == 3 and u.table]
+    body = next(i for i, r in enumerate(table.rows) if r[0].startswith("All people"))
+    col = table.rows[body].index("18.6")
+    assert table.rows[body][col + 1] == "0.3"
+    heads = [" ".join(r[c] for r in table.rows[:body]) for c in (col, col + 1)]
+    assert "Estimate" in heads[0] and "Margin" not in heads[0]
+    assert "Margin of" in heads[1]
