@@ -25,7 +25,8 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
 
     At least 3 rows and 2 columns, at least 40% of the grid filled, and short
     cells: median at most 6 words, at most 10% over 12 words, at most 30%
-    starting in lower case (prose cut into columns); a column that is mostly numbers; and
+    starting in lower case (prose cut into columns); a column that is mostly
+    values (:func:`value_cell`), or values only under at most three header cells; and
     not the whole page (``page_fraction``: the table's share of the page
     height; a whitespace "table" as tall as the page is the page's layout).
     """
@@ -48,10 +49,45 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
     width = max(len(r) for r in rows)
     for col in range(width):
         column = [r[col] for r in rows if col < len(r) and r[col].strip()]
-        numeric = sum(bool(NUMBER_CELL.match(c)) for c in column)
-        if len(column) >= 3 and numeric >= 0.6 * len(column):
+        if len(column) < 3:
+            continue
+        values = [value_cell(c) for c in column]
+        if sum(values) >= 0.6 * len(column):
+            return True
+        # A short body under its header lines: at most three header cells over
+        # two or more cells, every one a value.
+        head = values.index(True) if any(values) else len(values)
+        if head <= 3 and len(values) - head >= 2 and all(values[head:]):
             return True
     return False
+
+
+#: The word or dash joining the ends of a range of values.
+_RANGE = re.compile(r"\s+(?:to|-|–|—)\s+")
+
+
+def value_cell(cell: str) -> bool:
+    """A cell holding a value: a number (``NUMBER_CELL``) or a range of two.
+
+    A range may bound its ends (``>76% - 168%``) and give a weighted average
+    after it (``3.7% to 23.0% (13.0%)``): a filing's table of thresholds or
+    of the inputs to a valuation holds such cells only.
+    """
+    c = cell.strip()
+    if NUMBER_CELL.match(c):
+        return True
+    ends = _RANGE.split(c)
+    if len(ends) != 2:
+        return False
+    low, high = ends[0].lstrip("<>≤≥ ").split(), ends[1].lstrip("<>≤≥ ").split()
+    # One value at each end, the high one perhaps with its average in parentheses.
+    average = len(high) == 2 and high[1][:1] == "(" and NUMBER_CELL.match(high[1])
+    return (
+        len(low) == 1
+        and bool(NUMBER_CELL.match(low[0]))
+        and (len(high) == 1 or bool(average))
+        and bool(NUMBER_CELL.match(high[0]))
+    )
 
 
 def prose_table(rows: Sequence[Sequence[str]]) -> bool:

@@ -94,14 +94,15 @@ def without_section_labels(rows: Sequence[Sequence[str]], n: int) -> int:
 
     A row with only its label cell filled (``Revenues``, ``Current assets:``)
     right above the first row of values opens the body's first section: a
-    reader of header rows expects the column heads, not it. A units line in
+    reader of header rows expects the column heads, not it. A label holds a
+    letter (a lone ``$`` split from its value is no section). A units line in
     the stub (``(In millions)``) still heads the columns. The EDGAR ``.htm``
     reader counts its header rows the same way, so twin and PDF agree.
     """
     while n > 0:
         label = " ".join(rows[n - 1][0].split()) if rows[n - 1] else ""
         if (
-            not label
+            not any(ch.isalpha() for ch in label)
             or any(c.strip() for c in rows[n - 1][1:])
             or UNITS_LINE.match(label)
             or _STUB_UNITS.match(label)

@@ -310,7 +310,7 @@ def _without_section_labels(rows: tuple[tuple[str, ...], ...], n: int) -> int:
     """
     while n > 0:
         row = rows[n - 1]
-        if not row[0] or any(row[1:]) or _UNITS_LABEL.match(row[0]):
+        if not any(ch.isalpha() for ch in row[0]) or any(row[1:]) or _UNITS_LABEL.match(row[0]):
             break
         n -= 1
     return n

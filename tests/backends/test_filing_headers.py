@@ -35,5 +35,7 @@ def test_units_lines_stay_header_rows() -> None:
     ]
     assert header_row_count(rows) == 2
     assert header_row_count([rows[0], ("$ in millions", "", ""), *rows[2:]]) == 2
+    # A lone "$" split from its value in the stub is no section label.
+    assert header_row_count([rows[0], ("$", "", ""), ("", "745", "$1,330")]) == 2
     # Only section labels above the values: no column heads at all.
     assert header_row_count(rows[2:]) == 0
