@@ -12,6 +12,7 @@ import collections
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
+from hashlib import sha256
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,7 +26,6 @@ from docparse.model import (
     SourceUnit,
     Table,
     UnitKind,
-    content_hash,
 )
 from docparse.text import clean_text, count_tokens_batch, count_words
 
@@ -203,8 +203,9 @@ def build_document(
     kinds = [d.kind for d in ds]
     total = sum(content_words)
     tokens = count_tokens_batch(texts)
+    # content_hash(kind + NUL + text, 8), without a call of it a unit.
     ids = [
-        f"{did}:{order:05d}:{content_hash(k + chr(0) + t, 8)}"
+        f"{did}:{order:05d}:{sha256((k + chr(0) + t).encode()).hexdigest()[:8]}"
         for order, k, t in zip(range(n), kinds, texts, strict=True)
     ]
 

@@ -59,6 +59,11 @@ def _check_type(value: Any, hint: Any) -> bool:
     return True
 
 
+#: Option types by config class, read from its annotations once (a parse
+#: given a dict config resolves one each call).
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def resolve_config(cls: type[C], config: C | Mapping[str, Any] | None) -> C:
     """Return a validated ``cls`` instance from ``config``.
 
@@ -81,7 +86,9 @@ def resolve_config(cls: type[C], config: C | Mapping[str, Any] | None) -> C:
             f"unknown option(s) {', '.join(unknown)} for {cls.__name__}; "
             f"valid: {', '.join(sorted(fields))}",
         )
-    hints = get_type_hints(cls)
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = get_type_hints(cls)
     values: dict[str, Any] = {}
     for key, value in config.items():
         hint = hints[key]

@@ -38,9 +38,21 @@ _TABLE_LABEL = re.compile(
 )
 
 
+#: The letters :data:`~docparse.backends.items.CAPTION` can match first: its
+#: kinds' initials (no other character folds to one of them in a
+#: case-blind match).
+CAPTION_INITIALS = frozenset("TtFfEeCc")
+
+
+def caption_match(text: str) -> re.Match[str] | None:
+    """``CAPTION.match(text)``, the pattern not run on text whose first letter
+    no caption starts with (most items)."""
+    return CAPTION.match(text) if text[:1] in CAPTION_INITIALS else None
+
+
 def _bare_label(it: Item) -> bool:
     """A caption label with no words after it: "Table 3", "Fig. 2:", "TABLE III"."""
-    m = CAPTION.match(it.text)
+    m = caption_match(it.text)
     return m is not None and not it.text[m.end() :].strip(" .:|—–-")
 
 
@@ -69,7 +81,12 @@ def join_caption_labels(pages: Sequence[PageItems]) -> None:
     """Join each bare caption label to its text (see the module docstring)."""
     for page in pages:
         taken: set[int] = set()
-        for label in [it for it in page.items if it.kind is None and _bare_label(it)]:
+        labels = [
+            it
+            for it in page.items
+            if it.kind is None and it.text[:1] in CAPTION_INITIALS and _bare_label(it)
+        ]
+        for label in labels:
             if id(label) in taken:
                 continue
             text = next(
@@ -91,7 +108,7 @@ def join_caption_labels(pages: Sequence[PageItems]) -> None:
 
 
 def _is_figure_caption(it: Item, body: float) -> bool:
-    m = CAPTION.match(it.text)
+    m = caption_match(it.text)
     if not m or not m.group("kind").lower().startswith("fig"):
         return False
     return body <= 0 or it.size <= body * 1.05 or it.bold
@@ -129,7 +146,12 @@ def _figure_items(cap: Item, page: PageItems, body: float, body_font: str) -> li
 def mark_figure_text(pages: Sequence[PageItems], body: float, body_font: str) -> None:
     """Join each figure's text items into one ``figure`` item (see the module docstring)."""
     for page in pages:
-        for cap in [it for it in page.items if it.kind is None and _is_figure_caption(it, body)]:
+        # A figure caption opens with "fig" (the initial read first: most items are none).
+        for cap in [
+            it
+            for it in page.items
+            if it.kind is None and it.text[:1] in "Ff" and _is_figure_caption(it, body)
+        ]:
             found = _figure_items(cap, page, body, body_font)
             if not found:
                 continue

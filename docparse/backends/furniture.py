@@ -24,8 +24,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from docparse.backends.floats import caption_match
 from docparse.backends.footnotes import footnote_mark
-from docparse.backends.items import CAPTION, Item, PageItems
+from docparse.backends.items import Item, PageItems
 from docparse.backends.pages import TableRegion
 from docparse.backends.words import _norm_key
 from docparse.model import BBox
@@ -62,12 +63,11 @@ _TABLE_HEAD = re.compile(
 )
 
 
-def _near_table(it: Item, page: PageItems) -> bool:
-    """``it`` sits right above or below a table on its page (a header or units line)."""
+def _near_table(it: Item, tables: Sequence[Item]) -> bool:
+    """``it`` sits right above or below one of ``tables``, the table items of
+    its page (a header or units line)."""
     size = max(it.size, 6.0)
-    for t in page.items:
-        if t.table is None:
-            continue
+    for t in tables:
         overlap = min(it.bbox.x1, t.bbox.x1) - max(it.bbox.x0, t.bbox.x0)
         gap = max(t.bbox.y0 - it.bbox.y1, it.bbox.y0 - t.bbox.y1)
         if overlap > 0 and gap < 2.5 * size:
@@ -86,7 +86,8 @@ def _protected(it: Item, page: PageItems, top: bool) -> bool:
     A footer that opens with its page number which a note on the same page
     happens to bear is told apart later (:func:`_note_like`).
     """
-    return it.kind == "footnote" or bool(CAPTION.match(it.text) or _TABLE_HEAD.search(it.text))
+    text = it.text
+    return it.kind == "footnote" or bool(caption_match(text) or _TABLE_HEAD.search(text))
 
 
 def _note_like(it: Item, page: PageItems, top: bool) -> bool:
@@ -104,11 +105,28 @@ def body_font(pages: Sequence[PageItems]) -> str:
     return c.most_common(1)[0][0] if c else ""
 
 
-def _margin_items(p: PageItems) -> list[tuple[Item, bool]]:
-    """The outermost text items of a page's top and bottom bands, with ``top``."""
-    text = [it for it in p.items if it.table is None and it.lines and it.kind is None]
-    top = [it for it in text if it.bbox.y1 <= BAND * p.height]
-    bottom = [it for it in text if it.bbox.y0 >= (1 - BAND) * p.height]
+#: Roles of element streams' furniture, marked anywhere on the page.
+_FURNITURE_ROLES = frozenset(("header", "footer", "page_number"))
+
+
+def _page_margins(p: PageItems) -> list[tuple[Item, bool]]:
+    """The outermost text items of a page's top and bottom bands, with ``top``.
+
+    Items an element stream gave a furniture role are marked furniture on
+    the way (in one pass over the page's items), and are none of them.
+    """
+    top_edge, bottom_edge = BAND * p.height, (1 - BAND) * p.height
+    top: list[Item] = []
+    bottom: list[Item] = []
+    for it in p.items:
+        if it.role in _FURNITURE_ROLES:
+            it.kind = "furniture"
+        elif it.table is None and it.lines and it.kind is None:
+            b = it.bbox
+            if b.y1 <= top_edge:
+                top.append(it)
+            if b.y0 >= bottom_edge:
+                bottom.append(it)
     top = _outer_rows(sorted(top, key=lambda it: it.bbox.y0), True)
     bottom = _outer_rows(sorted(bottom, key=lambda it: -it.bbox.y1), False)
     return [(it, True) for it in top] + [(it, False) for it in bottom]
@@ -157,13 +175,6 @@ def _set_apart(it: Item, p: PageItems, top: bool, stacked: bool = False) -> bool
         if -0.3 * size < gap < 0.9 * size:
             return False
     return True
-
-
-def _mark_roles(p: PageItems) -> None:
-    """Element streams mark furniture anywhere on the page."""
-    for it in p.items:
-        if it.role in ("header", "footer", "page_number"):
-            it.kind = "furniture"
 
 
 @dataclass
@@ -216,28 +227,37 @@ def text_stats(pages: Sequence[PageItems], share: float = 0.02) -> TextStats:
     sizes: Counter[float] = Counter()
     fonts: Counter[str] = Counter()
     chars: Counter[tuple[str, float]] = Counter()
-    on_pages: dict[tuple[str, float], set[int]] = {}
+    # Pages each style is on, counted once a page from the page's set of styles.
+    on_pages: Counter[tuple[str, float]] = Counter()
+    halves: dict[float, float] = {}  # a size to half a point, worked out once a size
     for p in pages:
         top, bottom = BAND * p.height, (1 - BAND) * p.height
+        styles = set()
         for it in p.items:
             if it.table is not None:
                 continue
             n = it.chars
             fonts[it.font] += n
             size = it.size
-            half = round(size * 2) / 2
+            half = halves.get(size)
+            if half is None:
+                half = halves[size] = round(size * 2) / 2
             if size > 0:
                 sizes[half] += n
-            if not it.lines or it.bbox.y1 <= top or it.bbox.y0 >= bottom:
+            if not it.lines:
+                continue
+            b = it.bbox
+            if b.y1 <= top or b.y0 >= bottom:
                 continue
             style = (it.font, half)
             chars[style] += n
-            on_pages.setdefault(style, set()).add(p.number)
+            styles.add(style)
+        on_pages.update(styles)
     total = sum(chars.values())
     return TextStats(
         sizes.most_common(1)[0][0] if sizes else 0.0,
         fonts.most_common(1)[0][0] if fonts else "",
-        frozenset(s for s, c in chars.items() if c >= share * total or len(on_pages[s]) >= 3),
+        frozenset(s for s, c in chars.items() if c >= share * total or on_pages[s] >= 3),
     )
 
 
@@ -254,32 +274,14 @@ def mark_furniture(pages: Sequence[PageItems], body: float, stats: TextStats | N
     main_font = stats.main_font
     common = stats.styles
     m = _Margins()
+    style = (body, main_font, common)
     for p in pages:
-        _mark_roles(p)
         seen: set[str] = set()
-        for it, top in _margin_items(p):
-            text = it.text.strip()
-            if len(text.split()) > 25 or _n_rows(it) > 3 or _protected(it, p, top):
-                continue
-            key = _norm_key(text)
-            # Only letters make a running header; "2018 2017 2016" is a table head.
-            lettered = bool(key) and any(c.isalpha() for c in text)
-            if _note_like(it, p, top):
-                # "14 ECB Working Paper Series" on a page citing note 14: a
-                # footer when its text (number normalised) repeats in the
-                # margin of other pages; its own page does not count.
-                if lettered:
-                    m.notes.append((it, key))
-            elif _near_table(it, p):
-                # A table's header or units line repeats on every statement
-                # page; a running head only sometimes sits above a table.
-                if lettered:
-                    m.add(it, key, True, seen, near=True)
-            elif _PAGE_NUMBER.match(text):
-                it.kind = "furniture"
-            elif lettered or _banner_marks(text):
-                # An ISSN and price ("0099-2240/11/$12.00") have no letters.
-                _single_page(it, p, top, m, seen, (body, main_font, common))
+        margins = _page_margins(p)
+        if margins:
+            tables = [t for t in p.items if t.table is not None]
+            for it, top in margins:
+                _margin_line(it, p, top, m, seen, style, tables)
     _mark_repeated(pages, m.candidates, m.counts, m.near_table)
     _mark_stacked(m.stacked)
     marked = {key for it, key, _ in m.candidates if it.kind == "furniture"}
@@ -298,6 +300,44 @@ def mark_furniture(pages: Sequence[PageItems], body: float, stats: TextStats | N
     return _split_running_rows(pages)
 
 
+def _margin_line(
+    it: Item,
+    p: PageItems,
+    top: bool,
+    m: _Margins,
+    seen: set[str],
+    style: tuple[float, str, frozenset[tuple[str, float]]],
+    tables: Sequence[Item],
+) -> None:
+    """Sort one margin line of a page (``tables``: its table items): a note, a
+    table's header, a page number, or a line that may be furniture (see
+    :func:`_single_page`)."""
+    text = it.text.strip()
+    if len(text.split()) > 25 or _n_rows(it) > 3 or _protected(it, p, top):
+        return
+    key = _norm_key(text)
+    # Only letters make a running header; "2018 2017 2016" is a table head.
+    lettered = bool(key) and any(c.isalpha() for c in text)
+    if _note_like(it, p, top):
+        # "14 ECB Working Paper Series" on a page citing note 14: a
+        # footer when its text (number normalised) repeats in the
+        # margin of other pages; its own page does not count.
+        if lettered:
+            m.notes.append((it, key))
+    elif _near_table(it, tables):
+        # A table's header or units line repeats on every statement
+        # page; a running head only sometimes sits above a table.
+        if lettered:
+            m.add(it, key, True, seen, near=True)
+    elif _PAGE_NUMBER.match(text):
+        it.kind = "furniture"
+    elif lettered:
+        _single_page(it, p, top, m, seen, style, key)
+    elif marks := _banner_marks(text):
+        # An ISSN and price ("0099-2240/11/$12.00") have no letters.
+        _single_page(it, p, top, m, seen, style, key, marks)
+
+
 def _single_page(
     it: Item,
     p: PageItems,
@@ -305,29 +345,34 @@ def _single_page(
     m: _Margins,
     seen: set[str],
     style: tuple[float, str, frozenset[tuple[str, float]]],
+    key: str,
+    marks: int | None = None,
 ) -> None:
-    """Count a margin line as a repeat candidate, and mark it furniture on its
-    own page when its text and style say so, or note its place for running
-    heads whose text changes."""
+    """Count a margin line as a repeat candidate (``key``: its text's
+    ``_norm_key``), and mark it furniture on its own page when its text and
+    style say so, or note its place for running heads whose text changes.
+    ``marks``: the line's :func:`_banner_marks` when the caller has counted them."""
     body, main_font, common = style
     text = it.text.strip()
     extreme = it.bbox.y1 <= EDGE * p.height or it.bbox.y0 >= (1 - EDGE) * p.height
-    m.add(it, _norm_key(text), extreme, seen)
+    m.add(it, key, extreme, seen)
     # A style the body of the document uses (code listings in a
     # monospace font, Latin text in a CJK book) is content's style,
     # however small or unlike the main font it is.
     usual = _style(it) in common
     small = body > 0 and it.size <= 0.92 * body and not usual
     distinct = bool(main_font) and it.font != main_font and not usual
-    apart = _set_apart(it, p, top)
     # Two kinds of banner text in one short line ("Vol. 77, No. 21",
     # "doi:... Copyright ©") say furniture in any style.
-    marks = _banner_marks(text)
-    if marks and (small or distinct or extreme or marks >= 2) and apart:
-        it.kind = "furniture"
-    elif marks and (small or distinct or extreme or marks >= 2):
-        m.stacked.append((it, p, top))
-    elif extreme and _n_rows(it) == 1 and apart:
+    if marks is None:
+        marks = _banner_marks(text)
+    # Whether it is set apart (a scan of the page's items) is asked only where it counts.
+    if marks and (small or distinct or extreme or marks >= 2):
+        if _set_apart(it, p, top):
+            it.kind = "furniture"
+        else:
+            m.stacked.append((it, p, top))
+    elif extreme and _n_rows(it) == 1 and _set_apart(it, p, top):
         base = round((it.bbox.y0 if top else it.bbox.y1) / 2)
         m.slots.setdefault((top, base, round(it.size * 2) / 2, it.font), []).append(it)
 
@@ -428,6 +473,7 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
     # from is no key (told without making its key; see _key_ends).
     firsts = _key_ends(k[:1] for k in keys)
     lasts = _key_ends(k[-1:] for k in keys)
+    lengths = {len(k) for k in keys}
     for p in pages:
         top, bottom = BAND * p.height, (1 - BAND) * p.height
         for it in p.items:
@@ -436,12 +482,31 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
             if it.bbox.y1 <= top or it.bbox.y0 >= bottom:
                 continue
             text = it.text.strip()
-            if text.isascii() and text and (text[0] not in firsts or text[-1] not in lasts):
-                continue
+            if text.isascii() and text:
+                if text[0] not in firsts or text[-1] not in lasts:
+                    continue
+                if len(text) >= 12 and _keyed_apart(text, lengths):
+                    continue
             key = _norm_key(text)
             if key in keys:
                 found[key] += 1
     return found
+
+
+def _keyed_apart(text: str, lengths: set[int]) -> bool:
+    """The key of ``text`` (ASCII, twelve characters or more) is none of
+    ``lengths`` long, told without making it when ``text`` holds no digit
+    and no white space but spaces.
+
+    ``_norm_key`` lower-cases such a text (its length kept), replaces no
+    number (roman numerals only in text under twelve characters) and drops
+    its spaces: the key is as long as the text less its spaces.
+    """
+    return (
+        len(text) - text.count(" ") not in lengths
+        and text.isprintable()  # ASCII white space but the space is unprintable
+        and not _DIGIT.search(text)
+    )
 
 
 def _key_ends(chars: Iterable[str]) -> frozenset[str]:
@@ -475,12 +540,14 @@ def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
         text_items = [it for it in p.items if it.table is None and it.lines]
         if not text_items:
             continue
-        ends = {
-            id(max(text_items, key=lambda it: it.bbox.y1)): 0,
-            id(min(text_items, key=lambda it: it.bbox.y0)): 0,
-        }
-        for it in text_items:
-            if id(it) not in ends or it.kind not in (None, "furniture"):
+        # The lowest and the highest item (the first of equals), in page order.
+        bottoms = [it.bbox.y1 for it in text_items]
+        tops = [it.bbox.y0 for it in text_items]
+        n = range(len(text_items))
+        ends = sorted({max(n, key=bottoms.__getitem__), min(n, key=tops.__getitem__)})
+        for i in ends:
+            it = text_items[i]
+            if it.kind not in (None, "furniture"):
                 continue
             if re.fullmatch(r"\d{1,4}", it.text.strip()):
                 off = int(it.text.strip()) - p.number
@@ -520,9 +587,13 @@ def _split_running_rows(pages: Sequence[PageItems]) -> bool:
         return False
     split = False
     for p in pages:
+        # Both splits take a row or line off an item reaching into the margin band.
+        top_band, bottom_band = BAND * p.height, (1 - BAND) * p.height
         for it in list(p.items):
             if it.table is None and (it.kind is not None or len(it.lines) < 2):
                 continue  # most items: neither split below can take anything off them
+            if top_band < it.bbox.y0 and it.bbox.y1 < bottom_band:
+                continue
             for top in (True, False):
                 # Stacked running lines ("Table of Contents" over the
                 # company's name over "NOTES ... (Continued)") go row by row.

@@ -35,7 +35,12 @@ from itertools import chain
 from pathlib import Path
 
 from docparse.backends.equations import gather_equations
-from docparse.backends.floats import join_caption_labels, link_captions, mark_figure_text
+from docparse.backends.floats import (
+    caption_match,
+    join_caption_labels,
+    link_captions,
+    mark_figure_text,
+)
 from docparse.backends.footnotes import mark_footnotes
 from docparse.backends.furniture import body_font, mark_furniture, text_stats
 from docparse.backends.headings import (
@@ -51,7 +56,6 @@ from docparse.backends.headings import (
     text_fonts,
 )
 from docparse.backends.items import (
-    CAPTION,
     Item,
     PageItems,
     dominant_font,
@@ -76,7 +80,7 @@ from docparse.backends.words import (
     merge_continuation_rows,
     vocabulary,
 )
-from docparse.builder import UnitDraft
+from docparse.builder import UnitDraft, records
 from docparse.model import BBox, CellSpan, PageInfo, Provenance, Table, UnitKind
 from docparse.text import ALNUM
 
@@ -511,7 +515,9 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
     running = text_fonts(pages)
     sizes = body_sizes(pages)
     front = _front_matter(pages[0]) if on_first else set()
+    bullet = _BULLET.match
     for p in pages:
+        in_contents = p.number in contents
         for it in p.items:
             if it.kind is not None:
                 continue
@@ -519,34 +525,32 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                 it.kind = "table"
                 continue
             text = it.text
-            if it.role == "title" and title is None and on_first:
-                it.kind = "title"
-                title = text
-                continue
-            if it.role is not None and it.role not in ("heading", "title"):
-                it.kind = _ROLE_KINDS.get(it.role, "paragraph")
-                if it.kind == "paragraph" and CAPTION.match(text):
-                    it.kind = "caption"
-                continue
+            role = it.role
+            if role is not None:
+                if role == "title" and title is None and on_first:
+                    it.kind = "title"
+                    title = text
+                    continue
+                if role != "heading" and role != "title":
+                    kind = _ROLE_KINDS.get(role, "paragraph")
+                    it.kind = "caption" if kind == "paragraph" and caption_match(text) else kind
+                    continue
             # A caption may be set a size above a small body type (a journal
             # whose methods and references are in 7 pt, its captions in 8 pt).
-            if CAPTION.match(text) and (
+            if caption_match(text) and (
                 len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.3 or it.bold)
             ):
                 it.kind = "caption"
                 continue
             # A contents list's entries repeat the headings; only the list's
             # own title, set larger, is one.
-            listed = it.role is None and p.number in contents and it.size < 1.12 * body
-            if not listed and (
-                it.role in ("heading", "title") or is_heading(it, body, body_font, running, sizes)
+            if role is not None or (
+                not (in_contents and it.size < 1.12 * body)
+                and is_heading(it, body, body_font, running, sizes)
             ):
                 it.kind = "heading"
                 continue
-            if _BULLET.match(text):
-                it.kind = "list_item"
-                continue
-            it.kind = "paragraph"
+            it.kind = "list_item" if bullet(text) else "paragraph"
     order = [it for p in pages for it in p.items]
     for it in front_matter(order, front):
         it.kind = "paragraph"
@@ -588,10 +592,13 @@ def _last_page(it: Item) -> int:
 def _open_tail(para: Item) -> str | None:
     """The last line of ``para`` (right-stripped) when it ends no sentence, else
     ``None`` (the paragraph is closed: no lines, or a sentence end)."""
-    if not para.lines:
+    lines = para.lines
+    if not lines:
         return None
-    tail = para.lines[-1].rstrip()
-    return None if _ends_sentence(tail) else tail
+    tail = lines[-1].rstrip()
+    # _ends_sentence(tail), read here: this runs once for every paragraph.
+    last = tail.rstrip(_CLOSERS)[-1:]
+    return None if last and last in ".!?:;" else tail
 
 
 def _continues(para: Item, prev: str, it: Item) -> bool:
@@ -651,6 +658,27 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
     return out
 
 
+def _provenance(order: Sequence[Item]) -> list[tuple[Provenance, ...]]:
+    """Each item's provenance: its page and box, then one piece per part a
+    continued paragraph took in (:attr:`Item.extra`)."""
+    n = len(order)
+    firsts = records(
+        Provenance,
+        n,
+        {
+            "page": [it.page for it in order],
+            "bbox": [it.bbox for it in order],
+            "source": ["text_layer"] * n,
+            "confidence": [None] * n,
+        },
+    )
+    out: list[tuple[Provenance, ...]] = [(p,) for p in firsts]
+    for i, it in enumerate(order):
+        if it.extra:  # a paragraph continued across breaks: one piece a part
+            out[i] += tuple([Provenance(p, b) for p, b in it.extra])
+    return out
+
+
 def assemble_pages(
     pages: Iterable[PageContent], config: PdfConfig, *, path: str | Path
 ) -> Assembly:
@@ -675,7 +703,15 @@ def assemble_pages(
     vocab = vocabulary(chain.from_iterable([it.lines for it in order]))
     order = _merge_continuations(order)
 
-    drafts: list[UnitDraft] = []
+    # The drafts' fields are gathered a column at a time and the drafts (and
+    # each item's first provenance piece) made at the end by ``records``, one
+    # C-level map a field, instead of a keyword call each.
+    n = len(order)
+    kinds: list[UnitKind] = []
+    texts: list[str] = []
+    raws: list[str] = []
+    sections: list[tuple[str, ...]] = []
+    tables: list[Table | None] = []
     stack: list[tuple[int, str]] = []
     # The section path of the stack, made again only when a heading changes it.
     path_now: tuple[str, ...] = ()
@@ -684,11 +720,9 @@ def assemble_pages(
     heads: tuple[tuple[str, ...], ...] = ()
     captions: list[tuple[int, Item]] = []
     after_abstract_heading = False
+    dehyphenate = config.dehyphenate
     for it in order:
         kind: UnitKind = it.kind or "paragraph"
-        prov: tuple[Provenance, ...] = (Provenance(it.page, it.bbox),)
-        if it.extra:  # a paragraph continued across breaks: one piece a part
-            prov += tuple([Provenance(p, b) for p, b in it.extra])
         if it.table is not None:
             t = it.table
             spans = tuple(CellSpan(r, c, rs, cs) for r, c, rs, cs in t.spans)
@@ -703,24 +737,19 @@ def assemble_pages(
                 spans=spans,
             )
             heads = table.rows[: table.n_header_rows]
-            table_index[id(it)] = len(drafts)
-            drafts.append(
-                UnitDraft(
-                    kind="table",
-                    text="",
-                    raw="",
-                    section=path_now,
-                    provenance=prov,
-                    table=table,
-                )
-            )
+            table_index[id(it)] = len(kinds)
+            kinds.append("table")
+            texts.append("")
+            raws.append("")
+            sections.append(path_now)
+            tables.append(table)
             continue
         lines = it.lines
         if len(lines) == 1:
             raw = lines[0]
             text = raw.strip()  # what join_lines makes of one line
         else:
-            text = join_lines(lines, vocab, dehyphenate=config.dehyphenate)
+            text = join_lines(lines, vocab, dehyphenate=dehyphenate)
             raw = "\n".join(lines)
         if kind == "heading":
             while stack and stack[-1][0] >= it.level:
@@ -730,22 +759,41 @@ def assemble_pages(
             stack.append((it.level, text))
             path_now = (*parents, text)
             after_abstract_heading = text.strip().lower().rstrip(".:") == "abstract"
-            drafts.append(
-                UnitDraft(kind="heading", text=text, raw=raw, section=parents, provenance=prov)
-            )
-            continue
-        if kind == "footnote" and it.marker and text.startswith(it.marker):
-            # The raised mark printed against the note's first word ("4We").
-            rest = text[len(it.marker) :]
-            text = f"{it.marker} {rest.lstrip()}" if rest.strip() else text
-        if kind == "paragraph" and (after_abstract_heading or _ABSTRACT.match(text)):
-            kind = "abstract"
-        if kind != "furniture":
-            after_abstract_heading = False
-        if kind == "caption":
-            captions.append((len(drafts), it))
-        section = () if kind in ("title", "furniture") else path_now
-        drafts.append(UnitDraft(kind=kind, text=text, raw=raw, section=section, provenance=prov))
+            section = parents
+        else:
+            if kind == "footnote" and it.marker and text.startswith(it.marker):
+                # The raised mark printed against the note's first word ("4We").
+                rest = text[len(it.marker) :]
+                text = f"{it.marker} {rest.lstrip()}" if rest.strip() else text
+            if kind == "paragraph" and (
+                # _ABSTRACT opens with "abstract": no other first letter can match.
+                after_abstract_heading or (text[:1] in "aA" and _ABSTRACT.match(text))
+            ):
+                kind = "abstract"
+            if kind != "furniture":
+                after_abstract_heading = False
+            if kind == "caption":
+                captions.append((len(kinds), it))
+            section = () if kind in ("title", "furniture") else path_now
+        kinds.append(kind)
+        texts.append(text)
+        raws.append(raw)
+        sections.append(section)
+        tables.append(None)
+    drafts = records(
+        UnitDraft,
+        n,
+        {
+            "kind": kinds,
+            "text": texts,
+            "raw": raws,
+            "section": sections,
+            "provenance": _provenance(order),
+            "table": tables,
+            "annotations": [()] * n,
+            "related": [[] for _ in range(n)],
+        },
+    )
     link_captions(drafts, captions, [it for it in order if it.table is not None], table_index)
     return Assembly(
         drafts=drafts,

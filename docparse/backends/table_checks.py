@@ -194,8 +194,9 @@ def contents_list(rows: Sequence[Sequence[str]]) -> bool:
     """A table of contents read as a grid: titles with page numbers that never decrease.
 
     Its last filled column holds whole numbers on at least three rows, in
-    order, and no other column holds a number: a reader takes it for a
-    table of contents, not for a table of values.
+    order, and no other column holds a number but a row's leading section
+    number (``7.1 | debdiff | 67``): a reader takes it for a table of
+    contents, not for a table of values.
     """
     last = [next((c.strip() for c in reversed(r) if c.strip()), "") for r in rows]
     pages = [int(v) for v in last if v.isdigit()]
@@ -203,8 +204,17 @@ def contents_list(rows: Sequence[Sequence[str]]) -> bool:
         return False
     if any(a > b for a, b in pairwise(pages)):
         return False
-    others = [c for r in rows for c in list(r)[:-1] if c.strip()]
+    others = [
+        c
+        for r in rows
+        for i, c in enumerate(list(r)[:-1])
+        if c.strip() and not (i == 0 and _SECTION_NUMBER.match(c.strip()))
+    ]
     return not any(c.strip().replace(",", "").replace(".", "").isdigit() for c in others)
+
+
+#: A section number opening a contents line: "7", "7.1", "7.8.1", "A.3".
+_SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?$")
 
 
 #: A word of running text: letters only, with inner hyphens or apostrophes.

@@ -20,6 +20,12 @@ from itertools import pairwise
 
 from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
 from docparse.backends.table_headers import NIL_CELL, UNITS_LINE
+from docparse.backends.table_heads import (
+    body_extents,
+    heads_of_empty_columns,
+    heads_over_body,
+    spanning_starts,
+)
 from docparse.backends.table_rows import (
     baseline_rows,
     clip_rows,
@@ -104,6 +110,45 @@ def shared_gaps(rows: Sequence[Sequence[Word]], min_gap: float) -> list[float]:
     lo = min(a for a, _ in phrases)
     hi = max(b for _, b in phrases)
     return [lo - 1, *sorted(cuts), hi + 1]
+
+
+def _rules_between_heads(
+    xs: list[float], rows: Sequence[Sequence[Word]], rules: Sequence[float], min_gap: float
+) -> list[float]:
+    """Boundaries ``xs`` where a drawn rule between two heads set close replaces a cut through one.
+
+    Two heads set closer than a word space (``Estimate Margin of``) are one
+    phrase; the middle of the gap between their columns' values can fall
+    inside the second head's word, which then stands in neither column. A
+    vertical rule near that boundary (2.5 ``min_gap``), between two words of
+    the same phrase and in the same gap of the value rows (no value word
+    between rule and boundary), is where the columns part: it takes the
+    boundary's place.
+    """
+    if not rules:
+        return xs
+    values = [r for r in rows if _value_count(r, min_gap) >= 2]
+    body = [(w[0], w[2]) for r in values for w in r]
+    out = list(xs)
+    for x in sorted(set(rules)):
+        if any(a < x < b for a, b in body):
+            continue
+        for i in range(1, len(out) - 1):
+            cut = out[i]
+            if abs(cut - x) > 2.5 * min_gap or any(
+                min(x, cut) < b and a < max(x, cut) for a, b in body
+            ):
+                continue
+            between = any(
+                a[2] <= x <= b[0] and any(w[0] < cut < w[2] for w in phrase)
+                for r in rows[: len(rows) if not values else rows.index(values[0])]
+                for phrase in row_phrases(r, min_gap)
+                for a, b in pairwise(phrase)
+            )
+            if between:
+                out[i] = x
+                break
+    return sorted(out)
 
 
 def _value_count(row: Sequence[Word], min_gap: float) -> int:
@@ -299,7 +344,7 @@ def word_grid(
                 and not any(a < x < b for a, b in spans)
             ):
                 xs.append(x)
-        xs.sort()
+        xs = _rules_between_heads(sorted(xs), rows, rules, min_gap)
     if len(xs) < 3:
         return None
     n = len(xs) - 1
@@ -316,10 +361,9 @@ def word_grid(
         if right_of_stub
         else None
     )
-    grid: list[list[str]] = []
-    spanning: list[bool] = []
-    for ri, row in enumerate(rows):
-        cells: list[list[str]] = [[] for _ in range(n)]
+    row_pieces: list[list[list[Word]]] = []
+    row_placed: list[list[int]] = []
+    for row in rows:
         # With drawn edges, a phrase that crosses a rule is two cells; a phrase
         # of numbers set a space apart is several cells, one per number.
         pieces: list[list[Word]] = []
@@ -335,8 +379,21 @@ def word_grid(
             while col < n - 1 and x > xs[col + 1]:
                 col += 1
             placed.append(col)
-        if ri < first_values and not edges:
-            placed = _spanning_starts(pieces, placed, xs, min_gap, group)
+        row_pieces.append(pieces)
+        row_placed.append(placed)
+    if not edges:
+        extents = body_extents(row_pieces[first_values:], row_placed[first_values:], n)
+        for ri in range(first_values):
+            pieces, placed = row_pieces[ri], row_placed[ri]
+            spanned = spanning_starts(pieces, placed, xs, min_gap, group)
+            row_placed[ri] = heads_over_body(pieces, placed, spanned, extents, min_gap)
+        row_placed[:first_values] = heads_of_empty_columns(
+            row_pieces[:first_values], row_placed[:first_values], extents
+        )
+    grid: list[list[str]] = []
+    spanning: list[bool] = []
+    for ri, (pieces, placed) in enumerate(zip(row_pieces, row_placed, strict=True)):
+        cells: list[list[str]] = [[] for _ in range(n)]
         for piece, col in zip(pieces, placed, strict=True):
             cells[col].extend(w[4] for w in piece)
         grid.append([" ".join(c) for c in cells])
@@ -411,57 +468,6 @@ def _labelled(rows: Sequence[Sequence[Word]], lo: float, hi: float, min_gap: flo
 def _valued(row: Sequence[Word], min_gap: float) -> bool:
     """A row of values: two or more numbers standing as cells (:func:`_value_count`)."""
     return _value_count(row, min_gap) >= 2
-
-
-def _spanning_starts(
-    pieces: Sequence[Sequence[Word]],
-    placed: Sequence[int],
-    xs: Sequence[float],
-    min_gap: float,
-    group: tuple[float, float, int] | None = None,
-) -> list[int]:
-    """Columns of a header line's pieces, a spanning header in the first column it spans.
-
-    A header centred over a group of columns ("Year of data" over four years)
-    crosses the gaps between them; its left end falls in whichever column
-    the centring puts it, one or two right of the group's first. A reader
-    takes it as heading the whole group: the columns around it up to its
-    neighbours in the line, whose middle is its middle. Of the runs of
-    columns that hold every column it overlaps and no neighbour's, the one
-    centred on it (within a tenth of its width; the widest of those) gives
-    its column: the run's first, as ICDAR-2013 places spanning cells. A
-    header narrower than one column, alone in its line and centred over
-    ``group`` (``(x0, x1, first column)`` of the words right of the stub,
-    three columns or more), spans them too.
-    """
-    n = len(xs) - 1
-    out = list(placed)
-    for i, piece in enumerate(pieces):
-        lo, hi = piece[0][0], max(w[2] for w in piece)
-        # Well into two columns at least: a short label on a boundary is no span.
-        over = [c for c in range(n) if lo < xs[c + 1] - min_gap and hi > xs[c] + min_gap]
-        if len(over) < 2:
-            # Alone in its line and centred over every value column ("Year Ended"
-            # over three years, in the middle one): it heads them all.
-            if group is None or len(pieces) > 1 or n - group[2] < 3:
-                continue
-            if abs((group[0] + group[1]) / 2 - (lo + hi) / 2) <= 0.1 * (hi - lo):
-                out[i] = group[2]
-            continue
-        left = out[i - 1] + 1 if i > 0 else 0
-        right = placed[i + 1] - 1 if i + 1 < len(pieces) else n - 1
-        if left > over[0] or right < over[-1]:
-            continue
-        mid = (lo + hi) / 2
-        best: tuple[float, int] | None = None
-        for a in range(left, over[0] + 1):
-            for b in range(over[-1], right + 1):
-                centred = abs((xs[a] + xs[b + 1]) / 2 - mid) <= 0.1 * (hi - lo)
-                if centred and (best is None or b - a > best[0]):
-                    best = (b - a, a)
-        if best is not None:
-            out[i] = best[1]
-    return out
 
 
 def _join_continued_rows(grid: list[list[str]], ruled: Sequence[bool] = ()) -> list[list[str]]:

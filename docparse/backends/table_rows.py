@@ -37,7 +37,7 @@ def without_leaders(words: Iterable[Word]) -> list[Word]:
     it stands in a cell for a missing value, where a leader fills a gap.
     """
     out: list[Word] = []
-    for w in words:
+    for w in _without_dot_runs(words):
         text = w[4]
         bare = text.strip()
         if _LEADER.fullmatch(bare):
@@ -60,18 +60,50 @@ def without_leaders(words: Iterable[Word]) -> list[Word]:
     return out
 
 
+def _without_dot_runs(words: Iterable[Word]) -> list[Word]:
+    """Words with runs of four or more lone full stops on one line taken out.
+
+    A leader spaced wider than a word space (``All people . . . . .``) comes
+    from some libraries as one word a dot; each dot alone is no leader, and
+    a column of them down the rows reads as values (nil marks). A run is
+    four such words or more in a row, one after the other on one line, each
+    at most three dot heights from the one before.
+    """
+    ws = list(words)
+    drop: set[int] = set()
+    run: list[int] = []
+    for i, w in enumerate([*ws, None]):
+        if w is not None and w[4] and not w[4].strip("."):
+            prev = ws[run[-1]] if run else None
+            if prev is None or (
+                w[0] > prev[0]
+                and w[0] - prev[2] <= 3 * (w[3] - w[1])
+                and w[1] < prev[3]
+                and prev[1] < w[3]
+            ):
+                run.append(i)
+                continue
+        if len(run) >= 4:
+            drop.update(run)
+        run = [i] if w is not None and w[4] and not w[4].strip(".") else []
+    return [w for i, w in enumerate(ws) if i not in drop] if drop else ws
+
+
 def has_leaders(words: Iterable[Word], box: Sequence[float]) -> bool:
     """Whether a word inside ``box`` holds a run of three leader dots (``...``).
 
     Full stops only: spaced middle dots (``· · ·``) fill a table cell that
-    has no value, as in astronomy tables, and lead nowhere.
+    has no value, as in astronomy tables, and lead nowhere. A leader read
+    as one word a dot (:func:`_without_dot_runs`) counts too.
     """
-    return any(
-        box[0] <= (w[0] + w[2]) / 2 <= box[2]
-        and box[1] <= (w[1] + w[3]) / 2 <= box[3]
-        and dot_leader(w[4], 3, marks=".")
+    inside = [
+        w
         for w in words
-    )
+        if box[0] <= (w[0] + w[2]) / 2 <= box[2] and box[1] <= (w[1] + w[3]) / 2 <= box[3]
+    ]
+    if any(dot_leader(w[4], 3, marks=".") for w in inside):
+        return True
+    return len(_without_dot_runs(inside)) < len(inside)
 
 
 def baseline_rows(words: Sequence[Word]) -> list[list[Word]]:

@@ -121,3 +121,25 @@ def test_without_a_caption_the_other_columns_prose_still_splits_the_rules() -> N
     ]
     regions = rule_bounded_regions(rules, lines, 774.0)
     assert all(r[3] - r[1] < 130 for r in regions)
+
+
+def test_caption_match_skips_only_text_no_caption_kind_can_start() -> None:
+    # caption_match runs CAPTION only on text opening with one of its kinds'
+    # initials: every kind's first letter, either case, must be among them,
+    # and no other character may fold to one of them (re folds a few letters
+    # in a case-blind match, "ſ" to "s", the Kelvin sign to "k").
+    import re
+    import sys
+
+    from docparse.backends.floats import CAPTION_INITIALS, caption_match
+    from docparse.backends.items import CAPTION
+
+    group = re.search(r"\(\?P<kind>([^)]*)\)", CAPTION.pattern)
+    assert group is not None
+    initials = {k[0] for k in group.group(1).split("|")}
+    assert {c for i in initials for c in (i.lower(), i.upper())} == CAPTION_INITIALS
+    folds = re.compile("[" + "".join(sorted(initials)) + "]", re.IGNORECASE)
+    assert {c for c in map(chr, range(sys.maxunicode + 1)) if folds.match(c)} == CAPTION_INITIALS
+    for text in ("Table 2: Results", "fig. 3. A plot", "EXHIBIT 4", "Chart 1", "The table", ""):
+        m, expected = caption_match(text), CAPTION.match(text)
+        assert (m and m.group(0)) == (expected and expected.group(0))

@@ -295,3 +295,30 @@ def test_banner_text_without_a_digit_passes_the_quick_check() -> None:
         digitless = "".join(c for c in text if not c.isdigit())
         assert _FURNITURE_TEXT.search(digitless), digitless
         assert _banner_marks(digitless) >= 1, digitless
+
+
+def test_a_text_told_apart_by_length_never_has_a_key_of_that_length() -> None:
+    # _body_repeats rules a text out by its key's length without making the
+    # key (_keyed_apart): whenever it does, the key made the long way must
+    # indeed not be that long.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from docparse.backends.furniture import _keyed_apart
+    from docparse.backends.words import _norm_key
+
+    ascii_text = st.text(
+        st.sampled_from("ab IVXcdm 019\t.-ABCDlixv"), min_size=12, max_size=40
+    ).map(str.strip)
+
+    @settings(max_examples=400, deadline=None)
+    @given(ascii_text)
+    def check(text: str) -> None:
+        if len(text) >= 12:
+            assert not _keyed_apart(text, {len(_norm_key(text))})
+
+    check()
+    # A digit-free printable line is told apart; one with a number or a tab is not.
+    assert _keyed_apart("Running head of the journal", {3, 5})
+    assert not _keyed_apart("Running head of page 12", {3, 5})
+    assert not _keyed_apart("Running head\tof the journal", {3, 5})

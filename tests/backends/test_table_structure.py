@@ -80,3 +80,56 @@ def test_stacked_column_heads_join_their_table(backend: str) -> None:
     assert table is not None and table.n_header_rows >= 2
     assert any("Education system" in c for r in table.rows[: table.n_header_rows] for c in r)
     assert table.rows[table.n_header_rows][:2] == ("Australia", "100")
+
+
+def _body_columns_filled(rows: tuple[tuple[str, ...], ...], n_header: int) -> list[bool]:
+    return [any(r[c].strip() for r in rows[n_header:]) for c in range(len(rows[0]))]
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_a_head_left_of_its_values_heads_their_column(backend: str) -> None:
+    # J&J Q4 2022 p24: the head `Other` stands left of its column's
+    # right-aligned values, over none of them; it made a column of its own,
+    # empty in every body row, with the values one column to its right.
+    doc = docparse.parse(FIXTURES / "JNJ_2022Q4-p24" / "JNJ_2022Q4-p24.pdf", backend=backend)
+    tables = [u.table for u in doc.units if u.kind == "table" and u.table is not None]
+    headed = [t for t in tables if any("Other" in c for c in t.rows[0])]
+    assert len(headed) == 4
+    for t in headed:
+        assert all(_body_columns_filled(t.rows, t.n_header_rows))
+        other = next(c for c, text in enumerate(t.rows[0]) if text == "Other")
+        row = next(r for r in t.rows if r[0] == "Provision for taxes on income")
+        assert row[other] in {"-", "(2)"}
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_right_aligned_heads_stand_over_their_values(backend: str) -> None:
+    # us-020 p2: heads wider than their columns, right-aligned over them, with
+    # column rules drawn in part of the table; placed by their left ends they
+    # stood over the column to the left, or in a column of their own.
+    doc = docparse.parse(FIXTURES / "us-020" / "us-020.pdf", backend=backend)
+    [unit] = [u for u in doc.units if u.kind == "table" and u.page == 2]
+    table = unit.table
+    assert table is not None
+    n = table.n_header_rows
+    assert all(_body_columns_filled(table.rows, n))
+    heads = [" ".join(r[c] for r in table.rows[:n]) for c in range(len(table.rows[0]))]
+    assert table.rows[n][4] == "98" and "after substitution" in heads[4]
+    assert table.rows[n][5] == "95" and "Weighted student" in heads[5]
+    assert "Combined" in heads[6]
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_a_column_rule_parts_two_heads_set_close(backend: str) -> None:
+    # us-001 p3 (Table 2): `Estimate` and `Margin of` are set closer than a word
+    # space, one phrase; the middle of the gap between their columns' values
+    # fell inside `Margin`, and both heads stood in the Estimate column. The
+    # drawn rule between the two words parts them.
+    doc = docparse.parse(FIXTURES / "icdar2013-us-001" / "us-001.pdf", backend=backend)
+    [table] = [u.table for u in doc.units if u.kind == "table" and u.page == 3 and u.table]
+    body = next(i for i, r in enumerate(table.rows) if r[0].startswith("All people"))
+    col = table.rows[body].index("18.6")
+    assert table.rows[body][col + 1] == "0.3"
+    heads = [" ".join(r[c] for r in table.rows[:body]) for c in (col, col + 1)]
+    assert "Estimate" in heads[0] and "Margin" not in heads[0]
+    assert "Margin of" in heads[1]
