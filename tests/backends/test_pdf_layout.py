@@ -399,7 +399,7 @@ def test_two_column_order_by_bisection_is_the_scan_order(
     """The reading order of a two-column page found by bisecting the full-width
     items' tops is the order a scan of the page per stretch between them gives."""
     from docparse.backends.items import Item
-    from docparse.backends.layout import _by_columns, _segments_by_scan
+    from docparse.backends.reading_order import _by_columns, _segments_by_scan
 
     items = [
         Item(1, BBox(x0, y0, x1, y0 + 12.0), ("x" * chars,), 10.0, False)
