@@ -58,6 +58,7 @@ from docparse.backends.items import (
     dominant_font,
     leading_marker,
     line_item,
+    new_item,
     superscripts,
 )
 from docparse.backends.lines import union_boxes
@@ -195,15 +196,15 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
             )
             continue
         items.append(
-            Item(
+            new_item(
                 page,
                 union_boxes([ln.bbox for ln in g]),
                 tuple([expand_ligatures(ln.text) for ln in g]),
                 _dominant_size(g),
                 all(ln.bold for ln in g),
                 "heading" if id(g[-1]) in run_in else None,
-                font=dominant_font(g),
-                marker=leading_marker(g[0]),
+                dominant_font(g),
+                leading_marker(g[0]),
             )
         )
     return items
