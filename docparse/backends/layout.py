@@ -178,9 +178,13 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
     items = []
     for g in groups:
         if len(g) == 1:
-            # One line (most groups): its own box, size and weight.
+            # One line (most groups): its own box, size and weight; the font and
+            # leading mark of a one-span line read off it (what the calls answer).
             ln = g[0]
-            text = expand_ligatures(ln.text)
+            text = ln.text
+            if not text.isascii():
+                text = expand_ligatures(text)  # ASCII holds no ligature
+            spans = ln.spans
             items.append(
                 line_item(
                     page,
@@ -189,20 +193,21 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
                     text.strip(),
                     ln.size,
                     bool(ln.bold),
-                    "heading" if id(ln) in run_in else None,
-                    dominant_font(g),
-                    leading_marker(ln),
+                    "heading" if run_in and id(ln) in run_in else None,
+                    spans[0].font if len(spans) == 1 else dominant_font(g),
+                    leading_marker(ln) if len(spans) > 1 else "",
                 )
             )
             continue
+        texts = [ln.text for ln in g]
         items.append(
             new_item(
                 page,
                 union_boxes([ln.bbox for ln in g]),
-                tuple([expand_ligatures(ln.text) for ln in g]),
+                tuple([t if t.isascii() else expand_ligatures(t) for t in texts]),
                 _dominant_size(g),
-                all(ln.bold for ln in g),
-                "heading" if id(g[-1]) in run_in else None,
+                all([ln.bold for ln in g]),
+                "heading" if run_in and id(g[-1]) in run_in else None,
                 dominant_font(g),
                 leading_marker(g[0]),
             )
@@ -291,7 +296,9 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
         if role is None and not tables and len(lines) == 1 and len(lines[0].spans) == 1:
             # _split_block's first case, without the call (most blocks).
             ln = lines[0]
-            text = expand_ligatures(ln.text)
+            text = ln.text
+            if not text.isascii():
+                text = expand_ligatures(text)  # ASCII holds no ligature
             stripped = text.strip()
             if stripped:
                 items.append(
