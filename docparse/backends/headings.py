@@ -456,19 +456,27 @@ def attach_section_numbers(items: list[Item]) -> list[Item]:
     moved: set[int] = set()
     for num in numbers:
         size = max(num.size, 1.0)
-        cy = (num.bbox.y0 + num.bbox.y1) / 2
+        nb = num.bbox
+        cy = (nb.y0 + nb.y1) / 2
+        right, reach = nb.x1, 4 * size
         lo = bisect.bisect_left(tops, cy - size)
         hi = bisect.bisect_right(tops, cy + 0.5 * size)
+        near = order[lo:hi]
+        if moved:
+            near = list(moved.union(near))
+        near.sort()
         best: Item | None = None
         best_i = -1
-        for i in sorted(moved.union(order[lo:hi])):
+        for i in near:
             it = items[i]
-            if it is num or id(it) in dropped or not it.lines:
+            b = it.bbox
+            # The tests are pure: the gap first (most items of the row are not
+            # just right of the number).
+            gap = b.x0 - right
+            if not 0 <= gap < reach or it is num or id(it) in dropped or not it.lines:
                 continue
-            first = it.bbox.y0 + min(it.bbox.y1 - it.bbox.y0, size) / 2
-            gap = it.bbox.x0 - num.bbox.x1
-            near = abs(first - cy) < 0.5 * size and 0 <= gap < 4 * size
-            if near and (best is None or it.bbox.x0 < best.bbox.x0):
+            first = b.y0 + min(b.y1 - b.y0, size) / 2
+            if abs(first - cy) < 0.5 * size and (best is None or b.x0 < best.bbox.x0):
                 best, best_i = it, i
         if best is not None and not is_section_number(best.text):
             head = num.text.strip() + " " + best.lines[0].strip()
