@@ -287,13 +287,15 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
     blocks = join_number_blocks(gather_equations(page))
-    # A line's marks do not depend on its block: the page's lines read at once.
-    marks = superscripts([ln for block in blocks for ln in block.lines])
+    # A line's marks do not depend on its block: the page's lines read at once
+    # after the loop, all but those of one-line one-span blocks (a mark is a
+    # span beside another on its line).
+    spanned: list[tuple[Line, ...]] = []
     number = page.number
     for block in blocks:
         role = block.role
         lines = block.lines
-        if role is None and not tables and len(lines) == 1 and len(lines[0].spans) == 1:
+        if len(lines) == 1 and len(lines[0].spans) == 1 and role is None and not tables:
             # _split_block's first case, without the call (most blocks).
             ln = lines[0]
             text = ln.text
@@ -314,6 +316,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
                     )
                 )
             continue
+        spanned.append(lines)
         if role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in lines if ln.text.strip())
             if rows:
@@ -323,6 +326,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
         if tables:
             lines = tuple(ln for ln in lines if not _inside(ln, tables, cells))
         items.extend(_split_block(lines, None if role == "table" else role, number))
+    marks = superscripts(list(chain.from_iterable(spanned)))
     items = attach_section_numbers(items)
     for t in tables:
         items.append(Item(number, t.bbox, (), 0.0, False, "table", t))
