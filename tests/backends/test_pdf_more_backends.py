@@ -86,6 +86,20 @@ def test_pypdfium2_page_pdfium_cannot_load(
     assert len(opened) == (0 if call == "FPDF_LoadPage" else 1)
 
 
+def test_pypdfium2_reads_a_large_file_from_its_path(
+    pmlr: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file over the in-memory limit is read by PDFium from its path, with
+    the same document as from memory."""
+    _needs("pypdfium2")
+    from docparse.backends import pypdfium2
+
+    config = {"tables": True, "pages": (3, 5)}
+    in_memory = docparse.parse(pmlr, backend="pypdfium2", config=config).to_dict()
+    monkeypatch.setattr(pypdfium2, "IN_MEMORY_BYTES", 0)
+    assert docparse.parse(pmlr, backend="pypdfium2", config=config).to_dict() == in_memory
+
+
 def test_pymupdf4llm_pmlr_pages(pmlr: Path) -> None:
     _needs("pymupdf4llm")
     doc = docparse.parse(pmlr, backend="pymupdf4llm", config={"pages": (4, 5)})
