@@ -33,6 +33,7 @@ from pathlib import Path
 
 from docparse.backends.equations import gather_equations
 from docparse.backends.floats import (
+    CAPTION_INITIALS,
     caption_match,
     join_caption_labels,
     link_captions,
@@ -53,6 +54,7 @@ from docparse.backends.headings import (
     text_fonts,
 )
 from docparse.backends.items import (
+    CAPTION,
     Item,
     PageItems,
     dominant_font,
@@ -420,7 +422,8 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                     continue
             # A caption may be set a size above a small body type (a journal
             # whose methods and references are in 7 pt, its captions in 8 pt).
-            if caption_match(text) and (
+            # (caption_match, read here: this runs once for every item.)
+            if text[:1] in CAPTION_INITIALS and CAPTION.match(text) and (
                 len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.3 or it.bold)
             ):
                 it.kind = "caption"
