@@ -423,8 +423,10 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
             # A caption may be set a size above a small body type (a journal
             # whose methods and references are in 7 pt, its captions in 8 pt).
             # (caption_match, read here: this runs once for every item.)
-            if text[:1] in CAPTION_INITIALS and CAPTION.match(text) and (
-                len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.3 or it.bold)
+            if (
+                text[:1] in CAPTION_INITIALS
+                and CAPTION.match(text)
+                and (len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.3 or it.bold))
             ):
                 it.kind = "caption"
                 continue
