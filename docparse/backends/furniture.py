@@ -525,10 +525,12 @@ def _body_repeats(items: Sequence[Item], keys: set[str]) -> Counter[str]:
     lengths = {len(k) for k in keys}
     for it in items:
         text = it.text.strip()
-        if text.isascii() and text:
+        # The key of a text whose ends are ASCII ends as the text does,
+        # lower-cased or as "#" (see _key_ends), whatever lies between.
+        if text and text[0].isascii() and text[-1].isascii():
             if text[0] not in firsts or text[-1] not in lasts:
                 continue
-            if len(text) >= 12 and _keyed_apart(text, lengths):
+            if len(text) >= 12 and text.isascii() and _keyed_apart(text, lengths):
                 continue
         key = _norm_key(text)
         if key in keys:
@@ -553,12 +555,14 @@ def _keyed_apart(text: str, lengths: set[int]) -> bool:
 
 
 def _key_ends(chars: Iterable[str]) -> frozenset[str]:
-    """The characters an ASCII text may start (or end) with when its
+    """The ASCII characters a stripped text may start (or end) with when its
     ``_norm_key`` starts (ends) with one of ``chars``.
 
-    The key lower-cases ASCII text without changing its length and turns
-    numbers, arabic or roman, into ``#``: a key's end is the text's end
-    lower-cased, or ``#`` from a digit or a roman numeral's letter.
+    The key lower-cases the text, turns numbers, arabic or roman, into
+    ``#`` and drops white space: the key of a text whose first (last)
+    character is ASCII starts (ends) with that character lower-cased, or
+    with ``#`` from a digit or a roman numeral's letter, whatever the
+    characters between are.
     """
     out: set[str] = set()
     for c in chars:
@@ -616,26 +620,31 @@ def _split_running_rows(pages: Sequence[PageItems]) -> bool:
     Returns whether a row or line was split off.
     """
     marked: dict[str, list[Item]] = {}
-    for p in pages:
-        for it in p.items:
-            if it.kind == "furniture" and it.table is None:
-                marked.setdefault(_norm_key(it.text.strip()), []).append(it)
-    if not marked:
-        return False
-    split = False
+    # One pass finds the furniture lines and the items a split may take a
+    # row or line off; a split changes only the item it takes from.
+    reaching: list[tuple[PageItems, Item]] = []
     for p in pages:
         # Both splits take a row or line off an item reaching into the margin band.
         top_band, bottom_band = BAND * p.height, (1 - BAND) * p.height
-        for it in list(p.items):
-            if it.table is None and (it.kind is not None or len(it.lines) < 2):
-                continue  # most items: neither split below can take anything off them
+        for it in p.items:
+            if it.table is None:
+                if it.kind == "furniture":
+                    marked.setdefault(_norm_key(it.text.strip()), []).append(it)
+                    continue
+                if it.kind is not None or len(it.lines) < 2:
+                    continue  # most items: neither split below can take anything off them
             if top_band < it.bbox.y0 and it.bbox.y1 < bottom_band:
                 continue
-            for top in (True, False):
-                # Stacked running lines ("Table of Contents" over the
-                # company's name over "NOTES ... (Continued)") go row by row.
-                while _split_edge_row(p, it, marked, top) or _split_edge_line(p, it, marked, top):
-                    split = True
+            reaching.append((p, it))
+    if not marked:
+        return False
+    split = False
+    for p, it in reaching:
+        for top in (True, False):
+            # Stacked running lines ("Table of Contents" over the
+            # company's name over "NOTES ... (Continued)") go row by row.
+            while _split_edge_row(p, it, marked, top) or _split_edge_line(p, it, marked, top):
+                split = True
     return split
 
 

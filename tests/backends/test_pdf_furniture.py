@@ -359,6 +359,30 @@ def test_table_head_check_agrees_with_its_pattern_on_any_ascii_text() -> None:
     assert not _table_head("Journal of Things")
 
 
+def test_a_key_ends_as_its_texts_ascii_ends_say() -> None:
+    # _body_repeats rules a text out by its first and last characters when
+    # they are ASCII (_key_ends), whatever lies between them.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from docparse.backends.furniture import _key_ends
+    from docparse.backends.words import _norm_key
+
+    chars = st.sampled_from("aZ IVXcdm 019\t.-#İıſKΣς٣²Ⅻ é")
+    text = st.text(chars, min_size=1, max_size=20).map(str.strip).filter(bool)
+
+    @settings(max_examples=600, deadline=None)
+    @given(text)
+    def check(text: str) -> None:
+        key = _norm_key(text)
+        if text[0].isascii():
+            assert text[0] in _key_ends(key[:1]), text
+        if text[-1].isascii():
+            assert text[-1] in _key_ends(key[-1:]), text
+
+    check()
+
+
 def test_a_text_told_apart_by_length_never_has_a_key_of_that_length() -> None:
     # _body_repeats rules a text out by its key's length without making the
     # key (_keyed_apart): whenever it does, the key made the long way must
