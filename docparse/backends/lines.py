@@ -445,18 +445,34 @@ def _attach_scripts(
     neighbouring row's line box by most of its height joins that row.
     """
     keep = [True] * len(rows)
+    n = len(rows)
     for k, row in enumerate(rows):
         if len(row) > 2 or len(row[0].text) > 3 or (len(row) == 2 and len(row[1].text) > 3):
             continue
-        _mid, half = anchors[k]
-        lo = min(s.bbox.y0 for s in row)
-        hi = max(s.bbox.y1 for s in row)
+        half = anchors[k][1]
+        lo = hi = 0.0
+        measured = False
         for j in (k + 1, k - 1):
-            if not 0 <= j < len(rows) or not keep[j] or j == k:
+            if not 0 <= j < n or not keep[j]:
                 continue
             amid, ahalf = anchors[j]
+            # The size test first: most short rows (a bullet, a cell's
+            # figure) are set in their neighbours' size.
+            if not half < 0.85 * ahalf:
+                continue
+            if not measured:
+                # The row's extent, as min() and max() over its spans give it.
+                measured = True
+                b = row[0].bbox
+                lo, hi = b.y0, b.y1
+                if len(row) == 2:
+                    b = row[1].bbox
+                    if b.y0 < lo:
+                        lo = b.y0
+                    if b.y1 > hi:
+                        hi = b.y1
             overlap = min(hi, amid + ahalf) - max(lo, amid - ahalf)
-            if half < 0.85 * ahalf and overlap > 0.5 * (hi - lo):
+            if overlap > 0.5 * (hi - lo):
                 rows[j].extend(row)
                 keep[k] = False
                 break
@@ -572,7 +588,11 @@ def union_boxes(boxes: Sequence[BBox]) -> BBox:
 def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
     order = sorted(lines, key=_top_left)
-    sizes = [ln.size for ln in order]
+    # The sizes lines_from_spans set as it made the lines, read past the
+    # property (a Python call a line); a line made otherwise works its out.
+    sizes = list(map(_line_size, order))
+    if None in sizes:
+        sizes = [ln.size for ln in order]
     # Lines come top down, so a block whose last line ends more than the widest
     # allowed gap above the current line can take no later line either. (The
     # largest size, at least 1: max() of max(size, 1.0) a line, NaN alike.)
@@ -591,18 +611,20 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
         if active and top - active[0][1] >= reach:
             active = [a for a in active if top - a[1] < reach]
         below, above = -0.5 * size, 0.7 * size
-        # The newest open block first.
+        # The newest open block first; the gap first: it rules out most open
+        # blocks (those of the line's own row), read before the rest.
         for a in reversed(active):
-            blk, bottom, lx0, lx1, lsize = a
-            # The gap first: it rules out most open blocks.
-            if (
-                below < top - bottom < above
-                and (lx1 if lx1 < x1 else x1) - (lx0 if lx0 > x0 else x0) > 0
-                and abs(ln_size - lsize) < 1.0
-            ):
-                blk.append(ln)
-                a[1:] = b.y1, x0, x1, ln_size
-                break
+            if below < top - a[1] < above:
+                _blk, _bottom, lx0, lx1, lsize = a
+                if (lx1 if lx1 < x1 else x1) - (lx0 if lx0 > x0 else x0) > 0 and abs(
+                    ln_size - lsize
+                ) < 1.0:
+                    _blk.append(ln)
+                    a[1] = b.y1
+                    a[2] = x0
+                    a[3] = x1
+                    a[4] = ln_size
+                    break
         else:
             blk = [ln]
             open_blocks.append(blk)
@@ -619,3 +641,4 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
 
 
 _top_left = operator.attrgetter("bbox.y0", "bbox.x0")
+_line_size = operator.attrgetter("_size")

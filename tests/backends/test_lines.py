@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docparse.backends.lines import (
+    _attach_scripts,
     _dots_end,
     _rows,
     blocks_from_lines,
@@ -350,3 +351,62 @@ def test_one_span_line_sizes_round_as_round_does(size: float) -> None:
         expected = round(size, 1)
         assert type(made.size) is type(expected)
         assert repr(made.size) == repr(expected)
+
+
+def _attached_spelled_out(
+    rows: list[list[TextSpan]], anchors: list[tuple[float, float]]
+) -> list[list[TextSpan]]:
+    """_attach_scripts as its docstring says, every test on every neighbour."""
+    keep = [True] * len(rows)
+    for k, row in enumerate(rows):
+        if len(row) > 2 or any(len(s.text) > 3 for s in row):
+            continue
+        lo = min(s.bbox.y0 for s in row)
+        hi = max(s.bbox.y1 for s in row)
+        for j in (k + 1, k - 1):
+            if 0 <= j < len(rows) and keep[j]:
+                amid, ahalf = anchors[j]
+                overlap = min(hi, amid + ahalf) - max(lo, amid - ahalf)
+                if overlap > 0.5 * (hi - lo) and anchors[k][1] < 0.85 * ahalf:
+                    rows[j].extend(row)
+                    keep[k] = False
+                    break
+    return [row for row, k in zip(rows, keep, strict=True) if k]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["2", "ab", "word"]),
+            st.sampled_from([0.0, 1.0, 3.0, 6.0, math.nan]),
+            # Half heights of about 0.85 of another's (4.1 and 5, 5 and 6).
+            st.sampled_from([1.0, 8.2, 10.0, 12.0, math.nan]),
+            st.integers(1, 3),
+        ),
+        max_size=6,
+    )
+)
+def test_scripts_attach_as_spelled_out(fields: list[tuple[str, float, float, int]]) -> None:
+    """_attach_scripts measures a short row's extent only when a neighbour is
+    larger: the rows come out as testing every neighbour gives."""
+
+    def made() -> tuple[list[list[TextSpan]], list[tuple[float, float]]]:
+        # The font names the span (NaN boxes compare unequal); a row's second
+        # and third spans reach higher and lower than its first.
+        rows = [
+            [
+                TextSpan(
+                    text, BBox(9.0 * i, top - i, 9.0 * i + 5.0, top + h + i), 10.0, font=f"{k}.{i}"
+                )
+                for i in range(n)
+            ]
+            for k, (text, top, h, n) in enumerate(fields)
+        ]
+        anchors = [
+            ((r[0].bbox.y0 + r[0].bbox.y1) / 2, max(r[0].bbox.height, 1.0) / 2) for r in rows
+        ]
+        return rows, anchors
+
+    fast = _attach_scripts(*made())
+    slow = _attached_spelled_out(*made())
+    assert [[s.font for s in r] for r in fast] == [[s.font for s in r] for r in slow]
