@@ -26,6 +26,7 @@ from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import new_bboxes, new_spans
 from docparse.backends.pypdfium2_calls import TextCalls, ulong
 from docparse.backends.pypdfium2_wide import restore_wide, unit_of
+from docparse.backends.tex_fonts import write_glyph
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
@@ -117,8 +118,9 @@ class _Runs:
 
     def mark_unmapped(self, ranges: Iterable[tuple[int, int]]) -> int:
         """Put U+FFFD in the text in place of each glyph PDFium could not map to
-        Unicode among the characters of ``ranges`` (``start``, ``stop``); the
-        number of such glyphs.
+        Unicode among the characters of ``ranges`` (``start``, ``stop``), or
+        the character it is in a TeX math font
+        (:func:`~docparse.backends.tex_fonts.write_glyph`); the number of such glyphs.
 
         PDFium passes such a glyph's code through as a letter (CMEX's
         summation sign reads ``P``); ``FPDFText_HasUnicodeMapError`` tells
@@ -135,11 +137,12 @@ class _Runs:
         if not bad:
             return 0
         out = bytearray(self.units)
-        to_text = self.calls.text_index
+        to_text, code_of = self.calls.text_index, self.calls.unicode
         for k in bad:
             t = self._unit(int(to_text(handle, k)))
             if 0 <= t < len(out) // 2:
-                out[2 * t : 2 * t + 2] = "\ufffd".encode("utf-16-le")
+                code = None if code_of is None else int(code_of(handle, k))
+                write_glyph(out, t, self._font_info(k)[0], code)
         self.units = bytes(out)
         if self.text is not None:
             self.text = self.units.decode("utf-16-le")
