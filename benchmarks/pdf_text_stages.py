@@ -9,7 +9,9 @@ that do them:
 stage              what it times
 =================  ===============================================================
 pdfium: ...        PDFium's page load, text page and close as the backend makes them
-                   (the baseline's own work, timed as its parts are)
+                   (the baseline's own work, timed as its parts are; the backend
+                   calls PDFium on bare handles, the baseline through pypdfium2's
+                   ``PdfPage`` and ``PdfTextPage`` objects)
 pdfium pages       the rest of the backend's page loop outside the stages below:
                    document open and close, crop box, rotation, page records
 page_runs          the runs read from the text page (rectangles, starts, texts, fonts)
@@ -82,12 +84,14 @@ WRAPPED = [
 ]
 
 
-#: (pypdfium2 class, method, stage): the baseline's parts as the backend makes them.
+#: (method of the backend's ``TextCalls``, stage): the baseline's parts as the
+#: backend makes them (through PDFium's bare page handles, where the baseline
+#: goes through pypdfium2's ``PdfPage`` and ``PdfTextPage``).
 PDFIUM_CALLS = [
-    ("PdfDocument", "__getitem__", "pdfium: page load"),
-    ("PdfPage", "get_textpage", "pdfium: text page"),
-    ("PdfTextPage", "close", "pdfium: page close"),
-    ("PdfPage", "close", "pdfium: page close"),
+    ("load_page", "pdfium: page load"),
+    ("load_textpage", "pdfium: text page"),
+    ("close_textpage", "pdfium: page close"),
+    ("close_page", "pdfium: page close"),
 ]
 
 
@@ -213,12 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     for module, name, stage in WRAPPED:
         stages.wrap(module, name, stage)
     stages.wrap_pages()
-    import pypdfium2
+    from docparse.backends.pypdfium2_calls import TextCalls
 
     # The backend's own PDFium page calls, timed as the baseline's parts are:
     # "pdfium pages" is then only what the backend adds around them.
-    for owner, name, stage in PDFIUM_CALLS:
-        stages.wrap(getattr(pypdfium2, owner), name, stage)
+    for name, stage in PDFIUM_CALLS:
+        stages.wrap(TextCalls, name, stage)
     config: dict[str, Any] = {"tables": False, "ocr": "off"}
 
     def parse(path: Path, n: int) -> Any:

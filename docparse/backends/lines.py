@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import math
 import operator
 import re
 from collections import Counter
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from docparse.backends.pages import Block, Line, TextSpan, line_facts
-from docparse.model import BBox
+from docparse.model import BBox, CoordOrigin
 from docparse.text import LEADER_DOTS, dot_leader
 
 
@@ -131,40 +132,7 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     spans = sorted(words, key=_top)
     if not spans:
         return []
-    rows: list[list[TextSpan]] = []
-    # A row is anchored on its first word's vertical centre; matching against
-    # the row's growing union box would swallow the next line after one tall
-    # glyph and interleave two lines' words.
-    anchors: list[tuple[float, float]] = []
-    # Comparisons instead of min()/max() calls: this runs once per word. The
-    # last row's anchor (its centre, half height and 0.6 of that) and its
-    # append are kept at hand: most words go on the line before them.
-    amid = ahalf = areach = 0.0
-    add_to_last: Callable[[TextSpan], None] | None = None
-    for s in spans:
-        b = s.bbox
-        y0, y1 = b.y0, b.y1
-        mid = (y0 + y1) / 2
-        height = y1 - y0
-        half = (height if height > 1.0 else 1.0) / 2
-        # 0.6 times the smaller half height of the two (as 0.6 * min()).
-        if add_to_last is not None and abs(mid - amid) <= (0.6 * half if half < ahalf else areach):
-            add_to_last(s)
-            continue
-        # Then the three rows above the last one.
-        n = len(rows)
-        for k in range(n - 2, (n - 5 if n > 4 else -1), -1):
-            kmid, khalf = anchors[k]
-            if abs(mid - kmid) <= 0.6 * (half if half < khalf else khalf):
-                rows[k].append(s)
-                break
-        else:
-            row = [s]
-            rows.append(row)
-            add_to_last = row.append
-            anchors.append((mid, half))
-            amid, ahalf, areach = mid, half, 0.6 * half
-    rows = _attach_scripts(rows, anchors)
+    rows = _attach_scripts(*_rows(spans))
     lines: list[Line] = []
     append = lines.append
     # Rows a gap cut into pieces, with where their lines start: contents
@@ -182,34 +150,66 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
         # same gap and size as the gutter test: measured once for both).
         spaces: list[bool] = []
         pieces = [cur]
-        prev_x1, prev_size = first.bbox.x1, first.size
+        b = first.bbox
+        # The piece's box, grown as its spans are read (union_boxes' test of
+        # their origins and order of comparisons: the same float wins ties).
+        origin = b.origin
+        left, top, right, bottom = b.x0, b.y0, b.x1, b.y1
+        prev_x1, prev_size = right, first.size
         for s in row[1:]:
             s_size = s.size
             size = s_size if s_size > prev_size else prev_size
             if not size > 1.0:
                 size = 1.0
             b = s.bbox
-            gap = b.x0 - prev_x1
+            x0 = b.x0
+            gap = x0 - prev_x1
+            prev_x1, prev_size = b.x1, s_size
             if gap > 0.9 * size:
-                append(_piece_line(cur, spaces))
+                append(
+                    _one_span_line(cur[0])
+                    if len(cur) == 1
+                    else _piece_line(cur, spaces, left, top, right, bottom, origin)
+                )
                 cur = [s]
                 spaces = []
                 pieces.append(cur)
+                origin = b.origin
+                left, top, right, bottom = x0, b.y0, prev_x1, b.y1
             else:
+                if b.origin != origin:
+                    raise ValueError("cannot join boxes with different origins")
                 cur.append(s)
                 spaces.append(gap > 0.15 * size)
-            prev_x1, prev_size = b.x1, s_size
+                if x0 < left:
+                    left = x0
+                if b.y0 < top:
+                    top = b.y0
+                if prev_x1 > right:
+                    right = prev_x1
+                if b.y1 > bottom:
+                    bottom = b.y1
         if len(pieces) > 1:
             cut.append((len(lines) - len(pieces) + 1, pieces))
             led = led or any(map(_may_lead, pieces))
-        append(_piece_line(cur, spaces))
+        append(
+            _one_span_line(cur[0])
+            if len(cur) == 1
+            else _piece_line(cur, spaces, left, top, right, bottom, origin)
+        )
     if led:
-        # From the last row up, so the positions of the rows above hold.
-        joined = _join_contents_entries([pieces for _, pieces in cut])
-        for (at, pieces), new in zip(reversed(cut), reversed(joined), strict=True):
-            if len(new) != len(pieces):
-                lines[at : at + len(pieces)] = map(_line, new)
+        _join_cut_rows(lines, cut)
     return lines
+
+
+def _join_cut_rows(lines: list[Line], cut: list[tuple[int, list[list[TextSpan]]]]) -> None:
+    """Replace in ``lines`` the lines of the ``cut`` rows' contents entries
+    (each row's pieces, with where their lines start) by one line each."""
+    # From the last row up, so the positions of the rows above hold.
+    joined = _join_contents_entries([pieces for _, pieces in cut])
+    for (at, pieces), new in zip(reversed(cut), reversed(joined), strict=True):
+        if len(new) != len(pieces):
+            lines[at : at + len(pieces)] = map(_line, new)
 
 
 #: Characters of a dot leader (:func:`docparse.text.dot_leader` reads the leaders).
@@ -376,6 +376,65 @@ _top = operator.attrgetter("bbox.y0")
 _left = operator.attrgetter("bbox.x0")
 
 
+def _rows(spans: list[TextSpan]) -> tuple[list[list[TextSpan]], list[tuple[float, float]]]:
+    """``spans`` (sorted top down) in rows, with each row's anchor: its first
+    span's vertical centre and half height (at least 0.5).
+
+    A span joins the last row, or else one of the three rows above it, whose
+    centre is within 0.6 of the smaller half height of the two from its own.
+    """
+    rows: list[list[TextSpan]] = []
+    # A row is anchored on its first word's vertical centre; matching against
+    # the row's growing union box would swallow the next line after one tall
+    # glyph and interleave two lines' words.
+    anchors: list[tuple[float, float]] = []
+    # Comparisons instead of min()/max() calls: this runs once per word. The
+    # last row's anchor (its centre, half height and 0.6 of that) and its
+    # append are kept at hand: most words go on the line before them.
+    amid = ahalf = areach = 0.0
+    add_to_last: Callable[[TextSpan], None] | None = None
+    # The centres of the three rows above the last one (minus infinity for
+    # none) and the lowest of them: a word whose centre is lower than that
+    # by more than 0.6 of its half height (no row's reach is more) starts a
+    # row without a look at them, as the next line's first word does.
+    m1 = m2 = m3 = lowest = -math.inf
+    for s in spans:
+        b = s.bbox
+        y0, y1 = b.y0, b.y1
+        mid = (y0 + y1) / 2
+        height = y1 - y0
+        half = (height if height > 1.0 else 1.0) / 2
+        # 0.6 times the smaller half height of the two (as 0.6 * min()).
+        if add_to_last is not None and abs(mid - amid) <= (0.6 * half if half < ahalf else areach):
+            add_to_last(s)
+            continue
+        if not mid - lowest > 0.6 * half:
+            # Then the three rows above the last one.
+            placed = False
+            n = len(rows)
+            for k in range(n - 2, (n - 5 if n > 4 else -1), -1):
+                kmid, khalf = anchors[k]
+                if abs(mid - kmid) <= 0.6 * (half if half < khalf else khalf):
+                    rows[k].append(s)
+                    placed = True
+                    break
+            if placed:
+                continue
+        if add_to_last is not None:
+            # The last row joins the three above it.
+            m3, m2, m1 = m2, m1, amid
+            # (A NaN centre can take no word: it may be passed over.)
+            lowest = m1 if m1 > m2 else m2
+            if m3 > lowest:
+                lowest = m3
+        row = [s]
+        rows.append(row)
+        add_to_last = row.append
+        anchors.append((mid, half))
+        amid, ahalf, areach = mid, half, 0.6 * half
+    return rows, anchors
+
+
 def _attach_scripts(
     rows: list[list[TextSpan]], anchors: list[tuple[float, float]]
 ) -> list[list[TextSpan]]:
@@ -386,18 +445,34 @@ def _attach_scripts(
     neighbouring row's line box by most of its height joins that row.
     """
     keep = [True] * len(rows)
+    n = len(rows)
     for k, row in enumerate(rows):
         if len(row) > 2 or len(row[0].text) > 3 or (len(row) == 2 and len(row[1].text) > 3):
             continue
-        _mid, half = anchors[k]
-        lo = min(s.bbox.y0 for s in row)
-        hi = max(s.bbox.y1 for s in row)
+        half = anchors[k][1]
+        lo = hi = 0.0
+        measured = False
         for j in (k + 1, k - 1):
-            if not 0 <= j < len(rows) or not keep[j] or j == k:
+            if not 0 <= j < n or not keep[j]:
                 continue
             amid, ahalf = anchors[j]
+            # The size test first: most short rows (a bullet, a cell's
+            # figure) are set in their neighbours' size.
+            if not half < 0.85 * ahalf:
+                continue
+            if not measured:
+                # The row's extent, as min() and max() over its spans give it.
+                measured = True
+                b = row[0].bbox
+                lo, hi = b.y0, b.y1
+                if len(row) == 2:
+                    b = row[1].bbox
+                    if b.y0 < lo:
+                        lo = b.y0
+                    if b.y1 > hi:
+                        hi = b.y1
             overlap = min(hi, amid + ahalf) - max(lo, amid - ahalf)
-            if half < 0.85 * ahalf and overlap > 0.5 * (hi - lo):
+            if overlap > 0.5 * (hi - lo):
                 rows[j].extend(row)
                 keep[k] = False
                 break
@@ -412,11 +487,20 @@ def _line(spans: list[TextSpan]) -> Line:
     return make_line(tuple(spans), union_boxes([s.bbox for s in spans]))
 
 
-def _piece_line(spans: list[TextSpan], spaces: list[bool]) -> Line:
-    """The line of a row's piece, ``spaces`` its gaps as :func:`line_facts` reads them."""
-    if len(spans) == 1:
-        return _one_span_line(spans[0])
-    return _facts_line(tuple(spans), union_boxes([s.bbox for s in spans]), spaces)
+def _piece_line(
+    spans: list[TextSpan],
+    spaces: list[bool],
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    origin: CoordOrigin,
+) -> Line:
+    """The line of a row's piece of several spans, ``spaces`` its gaps as
+    :func:`line_facts` reads them, ``x0`` to ``y1`` the box of its spans (in
+    ``origin``)."""
+    box = new_bbox(x0, y0, x1, y1) if origin == "top-left" else BBox(x0, y0, x1, y1, origin)
+    return _facts_line(tuple(spans), box, spaces)
 
 
 def make_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
@@ -443,6 +527,22 @@ def _facts_line(spans: tuple[TextSpan, ...], bbox: BBox, spaces: list[bool] | No
     return line
 
 
+#: ``round(size, 1)`` of the font sizes seen: a page repeats a few sizes, and
+#: rounding to a digit costs several dict look-ups (CPython rounds through
+#: a decimal string). Non-zero floats only: 0.0 and -0.0 (or 10 and 10.0)
+#: are one key but round to different values. A non-zero float never rounds
+#: to a false value (the ``or``) but below 0.05, which then misses the memo.
+_TENTHS: dict[float, float] = {}
+
+
+def _tenth(z: float) -> float:
+    """``round(z, 1)``, kept in :data:`_TENTHS` (emptied when it grows large)."""
+    if len(_TENTHS) >= 4096:
+        _TENTHS.clear()
+    r = _TENTHS[z] = round(z, 1)
+    return r
+
+
 def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
     """The line of one span (its box unless ``bbox``), its text, size and
     bold already set: what :class:`~docparse.backends.pages.Line`'s
@@ -454,7 +554,9 @@ def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
     sbbox(line, span.bbox if bbox is None else bbox)
     text = span.text
     stext(line, text)
-    ssize(line, round(span.size, 1))
+    z = span.size
+    # (A zero or a non-float size skips the memo: see _TENTHS.)
+    ssize(line, (_TENTHS.get(z) or _tenth(z)) if type(z) is float and z else round(z, 1))
     sbold(line, bool(span.bold) and bool(text.strip()))
     return line
 
@@ -486,7 +588,11 @@ def union_boxes(boxes: Sequence[BBox]) -> BBox:
 def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
     order = sorted(lines, key=_top_left)
-    sizes = [ln.size for ln in order]
+    # The sizes lines_from_spans set as it made the lines, read past the
+    # property (a Python call a line); a line made otherwise works its out.
+    sizes = list(map(_line_size, order))
+    if None in sizes:
+        sizes = [ln.size for ln in order]
     # Lines come top down, so a block whose last line ends more than the widest
     # allowed gap above the current line can take no later line either. (The
     # largest size, at least 1: max() of max(size, 1.0) a line, NaN alike.)
@@ -505,18 +611,20 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
         if active and top - active[0][1] >= reach:
             active = [a for a in active if top - a[1] < reach]
         below, above = -0.5 * size, 0.7 * size
-        # The newest open block first.
+        # The newest open block first; the gap first: it rules out most open
+        # blocks (those of the line's own row), read before the rest.
         for a in reversed(active):
-            blk, bottom, lx0, lx1, lsize = a
-            # The gap first: it rules out most open blocks.
-            if (
-                below < top - bottom < above
-                and (lx1 if lx1 < x1 else x1) - (lx0 if lx0 > x0 else x0) > 0
-                and abs(ln_size - lsize) < 1.0
-            ):
-                blk.append(ln)
-                a[1:] = b.y1, x0, x1, ln_size
-                break
+            if below < top - a[1] < above:
+                _blk, _bottom, lx0, lx1, lsize = a
+                if (lx1 if lx1 < x1 else x1) - (lx0 if lx0 > x0 else x0) > 0 and abs(
+                    ln_size - lsize
+                ) < 1.0:
+                    _blk.append(ln)
+                    a[1] = b.y1
+                    a[2] = x0
+                    a[3] = x1
+                    a[4] = ln_size
+                    break
         else:
             blk = [ln]
             open_blocks.append(blk)
@@ -533,3 +641,4 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
 
 
 _top_left = operator.attrgetter("bbox.y0", "bbox.x0")
+_line_size = operator.attrgetter("_size")

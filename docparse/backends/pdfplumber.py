@@ -67,6 +67,7 @@ from docparse.backends.table_repair import (
     spread_merged_cells,
 )
 from docparse.backends.table_whitespace import numeric_tables_beyond, whitespace_regions
+from docparse.backends.tex_fonts import tex_math_chars
 from docparse.errors import (
     CorruptDocumentError,
     MissingDependencyError,
@@ -153,7 +154,9 @@ def page_words(
         extra_attrs=["size"],
     )
     words: list[dict[str, Any]] = []
-    for word, word_chars in extractor.iter_extract_tuples(without_overlaid_spaces(chars)):
+    for word, word_chars in extractor.iter_extract_tuples(
+        without_overlaid_spaces(tex_math_chars(chars))
+    ):
         word["fontname"] = word_chars[0]["fontname"]
         words.append(word)
     return words

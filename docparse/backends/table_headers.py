@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from docparse.header_rows import heads_text_columns, without_section_labels
 from docparse.text import count_words
 
 NUMBER_CELL = re.compile(r"^[\s$€£¥%()+\-–—.,/*\d]*\d[\s$€£¥%()+\-–—.,/*\d]*$")
@@ -85,59 +86,8 @@ def _header_rows(rows: Sequence[Sequence[str]], cap: int) -> int:
     return 1 if heads_text_columns(rows) else 0
 
 
-#: A units line set in the stub without parentheses ("$ in millions").
-_STUB_UNITS = re.compile(r"^[$€£¥]?\s*in\s+(?:thousands|millions|billions)\b", re.IGNORECASE)
-
-
-def without_section_labels(rows: Sequence[Sequence[str]], n: int) -> int:
-    """``n`` header rows less the section labels that end them.
-
-    A row with only its label cell filled (``Revenues``, ``Current assets:``)
-    right above the first row of values opens the body's first section: a
-    reader of header rows expects the column heads, not it. A label holds a
-    letter (a lone ``$`` split from its value is no section). A units line in
-    the stub (``(In millions)``) still heads the columns. The EDGAR ``.htm``
-    reader counts its header rows the same way, so twin and PDF agree.
-    """
-    while n > 0:
-        label = " ".join(rows[n - 1][0].split()) if rows[n - 1] else ""
-        if (
-            not any(ch.isalpha() for ch in label)
-            or any(c.strip() for c in rows[n - 1][1:])
-            or UNITS_LINE.match(label)
-            or _STUB_UNITS.match(label)
-        ):
-            break
-        n -= 1
-    return n
-
-
 def _cells(row: Sequence[str]) -> list[str]:
     return [" ".join(c.split()) for c in row]
-
-
-def heads_text_columns(rows: Sequence[Sequence[str]]) -> bool:
-    """Whether the first row of a table without values heads its columns.
-
-    Its cells are all filled, short (six words at most: a label, not a
-    sentence) and never repeated below in their column, and
-    it is not shaped like the rows below: where a column's other cells hold
-    digits (item numbers ``2.1``, ``10.13``), a header's cell holds none
-    (``Exhibit``).
-    """
-    if len(rows) <= 2 or not rows[0] or not all(c.strip() for c in rows[0]):
-        return False
-    if any(len(c.split()) > 6 for c in rows[0]):
-        return False
-    below = [{r[c] for r in rows[1:] if c < len(r)} for c in range(len(rows[0]))]
-    if any(cell in below[c] for c, cell in enumerate(rows[0])):
-        return False
-    for c, cell in enumerate(rows[0]):
-        body = [r[c] for r in rows[1:] if c < len(r) and r[c].strip()]
-        digits = sum(any(ch.isdigit() for ch in x) for x in body)
-        if body and digits >= 0.8 * len(body) and any(ch.isdigit() for ch in cell):
-            return False
-    return True
 
 
 def header_top(lines: Sequence[tuple[Sequence[float], str]], top: float, pitch: float) -> float:

@@ -282,26 +282,3 @@ def _numeric(cell: str) -> bool:
     if _YEAR.match(cell):
         return False
     return bool(cell) and bool(_NUMBERISH.match(cell)) and any(ch.isdigit() for ch in cell)
-
-
-def heads_text_columns(rows: tuple[tuple[str, ...], ...]) -> bool:
-    """Whether the first row of a table without numbers heads its columns.
-
-    Its cells are all filled, short (six words at most: a label, not a
-    sentence) and never repeated below in their column, and
-    it is not shaped like the rows below: where a column's other cells hold
-    digits (item numbers ``2.1``, ``10.13``), a header's cell holds none
-    (``Exhibit``). The PDF side counts header rows by the same reading.
-    """
-    if len(rows) <= 2 or not rows[0] or not all(c.strip() for c in rows[0]):
-        return False
-    if any(len(c.split()) > 6 for c in rows[0]):
-        return False
-    for c, cell in enumerate(rows[0]):
-        body = [r[c] for r in rows[1:] if c < len(r) and r[c].strip()]
-        if cell in body:
-            return False
-        digits = sum(any(ch.isdigit() for ch in x) for x in body)
-        if body and digits >= 0.8 * len(body) and any(ch.isdigit() for ch in cell):
-            return False
-    return True

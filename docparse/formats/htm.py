@@ -92,12 +92,12 @@ from docparse.formats._edgar import (
     _is_hidden,
     _is_page_break,
     _numeric,
-    heads_text_columns,
     unwrap_sgml,
 )
 from docparse.formats._encoding import decode_bytes, read_source
 from docparse.formats._grid import place_cells, span_value
 from docparse.formats._titles import cover_title, first_text, meaningful_title
+from docparse.header_rows import heads_text_columns, without_section_labels
 from docparse.model import CellSpan, Document, Format, Table, UnitKind
 from docparse.text import clean_text
 
@@ -294,28 +294,6 @@ def _boundaries(rows: list[list[_Item]], n_cols: int) -> list[int]:
     return sorted(set([0] + [c for c in chosen if 0 < c < n_cols]))
 
 
-#: A units line in a table's stub: "(In millions)", "($ in thousands)", "$ in millions".
-_UNITS_LABEL = re.compile(
-    r"^\(?\s*[$€£¥]?\s*(?:in|amounts?|dollars?|thousands|millions|billions)\b", re.IGNORECASE
-)
-
-
-def _without_section_labels(rows: tuple[tuple[str, ...], ...], n: int) -> int:
-    """``n`` header rows less the section labels (``Revenues``, ``Current
-    assets:``: the label cell alone filled) that end them, units lines kept.
-
-    Header rows are the column heads; a section label opens the body. The
-    PDF backends count theirs the same way
-    (``docparse.backends.table_headers.without_section_labels``).
-    """
-    while n > 0:
-        row = rows[n - 1]
-        if not any(ch.isalpha() for ch in row[0]) or any(row[1:]) or _UNITS_LABEL.match(row[0]):
-            break
-        n -= 1
-    return n
-
-
 # Over the C901 limit on purpose: grid, symbol merging and header rows share the row loop.
 def build_table(table_el: Any) -> Table | None:  # noqa: C901
     """The clean :class:`Table` of a ``<table>`` element, or ``None`` when it
@@ -369,7 +347,7 @@ def build_table(table_el: Any) -> Table | None:  # noqa: C901
     if n_header == 0:
         numeric_rows = [i for i, row in enumerate(clean) if any(_numeric(c) for c in row[1:])]
         if numeric_rows and 0 < numeric_rows[0] <= 5:
-            n_header = _without_section_labels(clean, numeric_rows[0])
+            n_header = without_section_labels(clean, numeric_rows[0])
         elif not numeric_rows and heads_text_columns(clean):
             n_header = 1
     if n_header >= len(clean) and len(clean) > 1:

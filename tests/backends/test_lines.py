@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from docparse.backends.lines import (
+    _attach_scripts,
     _dots_end,
+    _rows,
     blocks_from_lines,
     lines_from_spans,
     make_line,
@@ -17,9 +21,10 @@ from docparse.backends.lines import (
     new_block,
     new_line,
     new_span,
+    union_boxes,
 )
 from docparse.backends.pages import Block, Line, TextSpan
-from docparse.model import BBox
+from docparse.model import BBox, CoordOrigin
 
 
 def _fields(obj: object) -> list[tuple[str, object]]:
@@ -259,3 +264,149 @@ def test_a_blank_span_in_a_cut_row_makes_no_error() -> None:
     # Gaps wider than a gutter cut the row; the blank span ends a piece.
     lines = lines_from_spans([span("Intro", 50.0), span(" ", 75.0), span("12", 300.0)])
     assert [ln.text for ln in lines] == ["Intro ", "12"]
+
+
+def _rows_spelled_out(spans: list[TextSpan]) -> list[list[TextSpan]]:
+    """The rows of ``_rows`` as its docstring defines them: every span is
+    tried against the last row, then the three above it, one at a time."""
+    rows: list[list[TextSpan]] = []
+    anchors: list[tuple[float, float]] = []
+    for s in spans:
+        mid = (s.bbox.y0 + s.bbox.y1) / 2
+        half = max(s.bbox.y1 - s.bbox.y0, 1.0) / 2
+        for k in range(len(rows) - 1, max(len(rows) - 5, -1), -1):
+            kmid, khalf = anchors[k]
+            if abs(mid - kmid) <= 0.6 * min(half, khalf):
+                rows[k].append(s)
+                break
+        else:
+            rows.append([s])
+            anchors.append((mid, half))
+    return rows
+
+
+_heights = st.sampled_from([0.2, 1.0, 4.0, 6.0, 10.0, 10.5, 24.0, math.nan])
+_tops = st.one_of(
+    st.floats(0.0, 200.0), st.sampled_from([0.0, 5.0, 10.0, 12.0, math.nan, math.inf])
+)
+
+
+@given(st.lists(st.tuples(_tops, _heights), max_size=40))
+def test_rows_are_the_spelled_out_rows(tops: list[tuple[float, float]]) -> None:
+    """_rows passes over the rows above the last when a span's centre is
+    below them all by more than any of them can reach: the rows come out as
+    trying every one of them gives (NaN and infinite boxes too)."""
+    spans = sorted(
+        (TextSpan("w", BBox(0.0, top, 5.0, top + h), 10.0) for top, h in tops),
+        key=lambda s: s.bbox.y0,
+    )
+    rows, anchors = _rows(spans)
+    assert [list(map(id, r)) for r in rows] == [list(map(id, r)) for r in _rows_spelled_out(spans)]
+    assert len(anchors) == len(rows)
+
+
+_boxed_fields = st.tuples(
+    st.floats(-5.0, 30.0),  # the gap to the span before
+    st.floats(1.0, 20.0),  # width
+    st.floats(-3.0, 3.0),  # top's shift
+    st.floats(2.0, 14.0),  # height
+)
+
+
+@given(st.lists(_boxed_fields, min_size=1, max_size=10))
+def test_line_boxes_hold_their_spans(fields: list[tuple[float, float, float, float]]) -> None:
+    """Each line's box is the union of its spans' boxes (grown as a row is
+    cut, in union_boxes' order)."""
+    spans = []
+    x = 0.0
+    for gap, width, shift, height in fields:
+        x0 = x + gap
+        spans.append(
+            TextSpan("ab", BBox(x0, 100.0 + shift, x0 + width, 100.0 + shift + height), 10.0)
+        )
+        x = x0 + width
+    for made in lines_from_spans(spans):
+        assert made.bbox == union_boxes([s.bbox for s in made.spans])
+        assert made.bbox == functools.reduce(BBox.union, [s.bbox for s in made.spans])
+
+
+def test_line_boxes_keep_their_origin() -> None:
+    def span(x0: float, origin: CoordOrigin) -> TextSpan:
+        return TextSpan("ab", BBox(x0, 100.0, x0 + 9.0, 110.0, origin), 10.0)
+
+    (line,) = lines_from_spans([span(10.0, "bottom-left"), span(20.0, "bottom-left")])
+    assert line.bbox == BBox(10.0, 100.0, 29.0, 110.0, "bottom-left")
+    with pytest.raises(ValueError, match="origins"):
+        lines_from_spans([span(10.0, "top-left"), span(20.0, "bottom-left")])
+    # Apart (a gap wider than a gutter), two origins make two lines.
+    assert len(lines_from_spans([span(10.0, "top-left"), span(80.0, "bottom-left")])) == 2
+
+
+@pytest.mark.parametrize("size", [9.96, 9.96, 0.0, -0.0, 10, 0.04, -0.04, math.nan, 1e300])
+def test_one_span_line_sizes_round_as_round_does(size: float) -> None:
+    """A one-span line's size is ``round(size, 1)``, kept for the next line of
+    that size: the same value, type and sign of zero (twice for the memo)."""
+    for _ in range(2):
+        (made,) = lines_from_spans([TextSpan("w", BBox(1.0, 2.0, 30.0, 12.0), size)])
+        expected = round(size, 1)
+        assert type(made.size) is type(expected)
+        assert repr(made.size) == repr(expected)
+
+
+def _attached_spelled_out(
+    rows: list[list[TextSpan]], anchors: list[tuple[float, float]]
+) -> list[list[TextSpan]]:
+    """_attach_scripts as its docstring says, every test on every neighbour."""
+    keep = [True] * len(rows)
+    for k, row in enumerate(rows):
+        if len(row) > 2 or any(len(s.text) > 3 for s in row):
+            continue
+        lo = min(s.bbox.y0 for s in row)
+        hi = max(s.bbox.y1 for s in row)
+        for j in (k + 1, k - 1):
+            if 0 <= j < len(rows) and keep[j]:
+                amid, ahalf = anchors[j]
+                overlap = min(hi, amid + ahalf) - max(lo, amid - ahalf)
+                if overlap > 0.5 * (hi - lo) and anchors[k][1] < 0.85 * ahalf:
+                    rows[j].extend(row)
+                    keep[k] = False
+                    break
+    return [row for row, k in zip(rows, keep, strict=True) if k]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["2", "ab", "word"]),
+            st.sampled_from([0.0, 1.0, 3.0, 6.0, math.nan]),
+            # Half heights of about 0.85 of another's (4.1 and 5, 5 and 6).
+            st.sampled_from([1.0, 8.2, 10.0, 12.0, math.nan]),
+            st.integers(1, 3),
+        ),
+        max_size=6,
+    )
+)
+def test_scripts_attach_as_spelled_out(fields: list[tuple[str, float, float, int]]) -> None:
+    """_attach_scripts measures a short row's extent only when a neighbour is
+    larger: the rows come out as testing every neighbour gives."""
+
+    def made() -> tuple[list[list[TextSpan]], list[tuple[float, float]]]:
+        # The font names the span (NaN boxes compare unequal); a row's second
+        # and third spans reach higher and lower than its first.
+        rows = [
+            [
+                TextSpan(
+                    text, BBox(9.0 * i, top - i, 9.0 * i + 5.0, top + h + i), 10.0, font=f"{k}.{i}"
+                )
+                for i in range(n)
+            ]
+            for k, (text, top, h, n) in enumerate(fields)
+        ]
+        anchors = [
+            ((r[0].bbox.y0 + r[0].bbox.y1) / 2, max(r[0].bbox.height, 1.0) / 2) for r in rows
+        ]
+        return rows, anchors
+
+    fast = _attach_scripts(*made())
+    slow = _attached_spelled_out(*made())
+    assert [[s.font for s in r] for r in fast] == [[s.font for s in r] for r in slow]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import itertools
 from pathlib import Path
@@ -52,6 +53,51 @@ def test_pypdfium2_tables_off_and_pages(pmlr: Path) -> None:
     assert not [u for u in doc.units if u.kind == "table"]
     assert {u.page for u in doc.units} <= {4, 5}
     assert any("Data1" in u.text for u in doc.units)
+
+
+@pytest.mark.parametrize("call", ["FPDF_LoadPage", "FPDFText_LoadPage"])
+def test_pypdfium2_page_pdfium_cannot_load(
+    pmlr: Path, monkeypatch: pytest.MonkeyPatch, call: str
+) -> None:
+    """A page (or its text page) PDFium cannot load is a CorruptDocumentError
+    naming the page, and every page and text page loaded is closed."""
+    _needs("pypdfium2")
+    import pypdfium2.raw as raw
+
+    opened: list[object] = []
+    closed: list[object] = []
+    real = {name: getattr(raw, name) for name in ("FPDF_LoadPage", "FPDF_ClosePage")}
+
+    def load(document: object, index: int) -> object:
+        page = real["FPDF_LoadPage"](document, index)
+        opened.append(ctypes.addressof(page.contents))
+        return page
+
+    def close(page: object) -> None:
+        closed.append(ctypes.addressof(page.contents))  # type: ignore[attr-defined]
+        real["FPDF_ClosePage"](page)
+
+    monkeypatch.setattr(raw, "FPDF_LoadPage", load)
+    monkeypatch.setattr(raw, "FPDF_ClosePage", close)
+    monkeypatch.setattr(raw, call, lambda *args: None)  # PDFium's NULL
+    with pytest.raises(CorruptDocumentError, match="page 3 cannot be read"):
+        docparse.parse(pmlr, backend="pypdfium2", config={"pages": (3, 4)})
+    assert opened == closed
+    assert len(opened) == (0 if call == "FPDF_LoadPage" else 1)
+
+
+def test_pypdfium2_reads_a_large_file_from_its_path(
+    pmlr: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file over the in-memory limit is read by PDFium from its path, with
+    the same document as from memory."""
+    _needs("pypdfium2")
+    from docparse.backends import pypdfium2
+
+    config = {"tables": True, "pages": (3, 5)}
+    in_memory = docparse.parse(pmlr, backend="pypdfium2", config=config).to_dict()
+    monkeypatch.setattr(pypdfium2, "IN_MEMORY_BYTES", 0)
+    assert docparse.parse(pmlr, backend="pypdfium2", config=config).to_dict() == in_memory
 
 
 def test_pymupdf4llm_pmlr_pages(pmlr: Path) -> None:
