@@ -60,6 +60,7 @@ from docparse.backends.items import (
     dominant_font,
     leading_marker,
     line_item,
+    new_item,
     superscripts,
 )
 from docparse.backends.lines import union_boxes
@@ -179,9 +180,13 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
     items = []
     for g in groups:
         if len(g) == 1:
-            # One line (most groups): its own box, size and weight.
+            # One line (most groups): its own box, size and weight; the font and
+            # leading mark of a one-span line read off it (what the calls answer).
             ln = g[0]
-            text = expand_ligatures(ln.text)
+            text = ln.text
+            if not text.isascii():
+                text = expand_ligatures(text)  # ASCII holds no ligature
+            spans = ln.spans
             items.append(
                 line_item(
                     page,
@@ -190,22 +195,31 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
                     text.strip(),
                     ln.size,
                     bool(ln.bold),
-                    "heading" if id(ln) in run_in else None,
-                    dominant_font(g),
-                    leading_marker(ln),
+                    "heading" if run_in and id(ln) in run_in else None,
+                    spans[0].font if len(spans) == 1 else dominant_font(g),
+                    # leading_marker's first tests inline: one span, or a first
+                    # span of more than three characters, starts with no mark.
+                    leading_marker(ln)
+                    if len(spans) > 1 and len(spans[0].text.strip()) <= 3
+                    else "",
                 )
             )
             continue
+        texts = [ln.text for ln in g]
+        sizes = [ln.size for ln in g]
         items.append(
-            Item(
+            new_item(
                 page,
                 union_boxes([ln.bbox for ln in g]),
-                tuple([expand_ligatures(ln.text) for ln in g]),
-                _dominant_size(g),
-                all(ln.bold for ln in g),
-                "heading" if id(g[-1]) in run_in else None,
-                font=dominant_font(g),
-                marker=leading_marker(g[0]),
+                tuple([t if t.isascii() else expand_ligatures(t) for t in texts]),
+                # One size (most groups): _dominant_size would find it.
+                sizes[0] if sizes.count(sizes[0]) == len(sizes) else _dominant_size(g),
+                all([ln.bold for ln in g]),
+                "heading" if run_in and id(g[-1]) in run_in else None,
+                dominant_font(g),
+                leading_marker(g[0])
+                if len(spans := g[0].spans) > 1 and len(spans[0].text.strip()) <= 3
+                else "",
             )
         )
     return items
@@ -254,8 +268,14 @@ def _line_groups(
                 or (short_prev and ends and text[:1].isupper() and b.x0 <= indent)
                 or ((ends or not prev_text) and bool(_BULLET.match(text)))
                 or (not text.isascii() and bool(_BULLET_CHARS.match(text)))
-                # The next footnote of a block of footnotes.
-                or (len(ln.spans) > 1 and ln_size <= prev_size + 0.5 and bool(leading_marker(ln)))
+                # The next footnote of a block of footnotes (leading_marker's own
+                # first test inline: a first span of more than three characters is no mark).
+                or (
+                    len(spans := ln.spans) > 1
+                    and ln_size <= prev_size + 0.5
+                    and len(spans[0].text.strip()) <= 3
+                    and bool(leading_marker(ln))
+                )
             )
         if new:
             groups.append([ln])
@@ -283,16 +303,20 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
     blocks = join_number_blocks(gather_equations(page))
-    # A line's marks do not depend on its block: the page's lines read at once.
-    marks = superscripts([ln for block in blocks for ln in block.lines])
+    # A line's marks do not depend on its block: the page's lines read at once
+    # after the loop, all but those of one-line one-span blocks (a mark is a
+    # span beside another on its line).
+    spanned: list[tuple[Line, ...]] = []
     number = page.number
     for block in blocks:
         role = block.role
         lines = block.lines
-        if role is None and not tables and len(lines) == 1 and len(lines[0].spans) == 1:
+        if len(lines) == 1 and len(lines[0].spans) == 1 and role is None and not tables:
             # _split_block's first case, without the call (most blocks).
             ln = lines[0]
-            text = expand_ligatures(ln.text)
+            text = ln.text
+            if not text.isascii():
+                text = expand_ligatures(text)  # ASCII holds no ligature
             stripped = text.strip()
             if stripped:
                 items.append(
@@ -308,6 +332,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
                     )
                 )
             continue
+        spanned.append(lines)
         if role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in lines if ln.text.strip())
             if rows:
@@ -317,6 +342,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
         if tables:
             lines = tuple(ln for ln in lines if not _inside(ln, tables, cells))
         items.extend(_split_block(lines, None if role == "table" else role, number))
+    marks = superscripts(list(chain.from_iterable(spanned)))
     items = attach_section_numbers(items)
     for t in tables:
         items.append(Item(number, t.bbox, (), 0.0, False, "table", t))
