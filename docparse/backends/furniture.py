@@ -87,7 +87,22 @@ def _protected(it: Item, page: PageItems, top: bool) -> bool:
     happens to bear is told apart later (:func:`_note_like`).
     """
     text = it.text
-    return it.kind == "footnote" or bool(caption_match(text) or _TABLE_HEAD.search(text))
+    return it.kind == "footnote" or bool(caption_match(text) or _table_head(text))
+
+
+#: What every match of :data:`_TABLE_HEAD` holds (lower-cased), or, for its
+#: ``as of`` line, starts with.
+_TABLE_HEAD_CLUES = ("illions", "thousands", "except", "ended")
+
+
+def _table_head(text: str) -> bool:
+    """``_TABLE_HEAD.search(text)``, the pattern not run on ASCII text without
+    one of its clues (most lines)."""
+    if text.isascii():
+        low = text.lower()
+        if not (any(map(low.__contains__, _TABLE_HEAD_CLUES)) or low.startswith(("as", "(as"))):
+            return False
+    return bool(_TABLE_HEAD.search(text))
 
 
 def _note_like(it: Item, page: PageItems, top: bool) -> bool:
@@ -109,27 +124,45 @@ def body_font(pages: Sequence[PageItems]) -> str:
 _FURNITURE_ROLES = frozenset(("header", "footer", "page_number"))
 
 
-def _page_margins(p: PageItems) -> list[tuple[Item, bool]]:
-    """The outermost text items of a page's top and bottom bands, with ``top``.
+def _page_margins(p: PageItems, in_body: list[Item]) -> tuple[list[tuple[Item, bool]], list[Item]]:
+    """The outermost text items of a page's top and bottom bands, with ``top``;
+    and the page's lowest and highest text items (see :func:`_mark_page_numbers`).
 
-    Items an element stream gave a furniture role are marked furniture on
-    the way (in one pass over the page's items), and are none of them.
+    One pass over the page's items serves three steps of :func:`mark_furniture`:
+    items an element stream gave a furniture role are marked furniture on
+    the way, and are none of the margin items; the text items of three lines
+    or fewer outside the bands are added to ``in_body`` (see
+    :func:`_body_repeats`). The steps after it change no item's box, lines or
+    table, so what it finds holds for them.
     """
     top_edge, bottom_edge = BAND * p.height, (1 - BAND) * p.height
     top: list[Item] = []
     bottom: list[Item] = []
-    for it in p.items:
+    # The lowest and the highest text item (the first of equals), by index.
+    low = high = -1
+    low_y = high_y = 0.0
+    for i, it in enumerate(p.items):
         if it.role in _FURNITURE_ROLES:
             it.kind = "furniture"
-        elif it.table is None and it.lines and it.kind is None:
-            b = it.bbox
-            if b.y1 <= top_edge:
-                top.append(it)
-            if b.y0 >= bottom_edge:
-                bottom.append(it)
+        if it.table is not None or not it.lines:
+            continue
+        b = it.bbox
+        if low < 0 or b.y1 > low_y:
+            low, low_y = i, b.y1
+        if high < 0 or b.y0 < high_y:
+            high, high_y = i, b.y0
+        if b.y1 <= top_edge or b.y0 >= bottom_edge:
+            if it.kind is None:
+                if b.y1 <= top_edge:
+                    top.append(it)
+                if b.y0 >= bottom_edge:
+                    bottom.append(it)
+        elif len(it.lines) <= 3:
+            in_body.append(it)
     top = _outer_rows(sorted(top, key=lambda it: it.bbox.y0), True)
     bottom = _outer_rows(sorted(bottom, key=lambda it: -it.bbox.y1), False)
-    return [(it, True) for it in top] + [(it, False) for it in bottom]
+    ends = [p.items[i] for i in sorted({low, high})] if low >= 0 else []
+    return [(it, True) for it in top] + [(it, False) for it in bottom], ends
 
 
 def _outer_rows(items: list[Item], top: bool, rows: int = 4) -> list[Item]:
@@ -232,26 +265,29 @@ def text_stats(pages: Sequence[PageItems], share: float = 0.02) -> TextStats:
     halves: dict[float, float] = {}  # a size to half a point, worked out once a size
     for p in pages:
         top, bottom = BAND * p.height, (1 - BAND) * p.height
-        styles = set()
+        # A page's characters by font, size and whether they are body text
+        # (outside the margin bands): a page has a few such keys, counted
+        # into the document's counters once each. Keys are met in the order
+        # of their first item, so the first seen stays first among equals.
+        page: dict[tuple[str, float, bool], int] = {}
+        get = page.get
         for it in p.items:
-            if it.table is not None:
-                continue
-            n = it.chars
-            fonts[it.font] += n
-            size = it.size
+            if it.table is None:
+                b = it.bbox
+                key = (it.font, it.size, bool(it.lines) and not (b.y1 <= top or b.y0 >= bottom))
+                page[key] = get(key, 0) + it.chars
+        styles = set()
+        for (font, size, in_body), n in page.items():
+            fonts[font] += n
             half = halves.get(size)
             if half is None:
                 half = halves[size] = round(size * 2) / 2
             if size > 0:
                 sizes[half] += n
-            if not it.lines:
-                continue
-            b = it.bbox
-            if b.y1 <= top or b.y0 >= bottom:
-                continue
-            style = (it.font, half)
-            chars[style] += n
-            styles.add(style)
+            if in_body:
+                style = (font, half)
+                chars[style] += n
+                styles.add(style)
         on_pages.update(styles)
     total = sum(chars.values())
     return TextStats(
@@ -275,14 +311,17 @@ def mark_furniture(pages: Sequence[PageItems], body: float, stats: TextStats | N
     common = stats.styles
     m = _Margins()
     style = (body, main_font, common)
+    in_body: list[Item] = []
+    ends: list[tuple[PageItems, list[Item]]] = []
     for p in pages:
         seen: set[str] = set()
-        margins = _page_margins(p)
+        margins, page_ends = _page_margins(p, in_body)
+        ends.append((p, page_ends))
         if margins:
             tables = [t for t in p.items if t.table is not None]
             for it, top in margins:
                 _margin_line(it, p, top, m, seen, style, tables)
-    _mark_repeated(pages, m.candidates, m.counts, m.near_table)
+    _mark_repeated(len(pages), in_body, m.candidates, m.counts, m.near_table)
     _mark_stacked(m.stacked)
     marked = {key for it, key, _ in m.candidates if it.kind == "furniture"}
     for it, key in m.notes:
@@ -296,7 +335,7 @@ def mark_furniture(pages: Sequence[PageItems], body: float, stats: TextStats | N
         if len({it.page for group in near for it in group}) >= max(3, n // 3):
             for it in items:
                 it.kind = "furniture"
-    _mark_page_numbers(pages)
+    _mark_page_numbers(ends)
     return _split_running_rows(pages)
 
 
@@ -389,14 +428,15 @@ def _mark_stacked(stacked: list[tuple[Item, PageItems, bool]]) -> None:
 
 
 def _mark_repeated(
-    pages: Sequence[PageItems],
+    n: int,
+    body_items: Sequence[Item],
     candidates: list[tuple[Item, str, bool]],
     counts: Counter[str],
     near_table: Counter[str],
 ) -> None:
-    """Mark the candidate margin lines whose text repeats on enough pages."""
-    n = len(pages)
-    in_body = _body_repeats(pages, {key for _, key, _ in candidates if counts[key] >= 2})
+    """Mark the candidate margin lines whose text repeats on enough of the ``n``
+    pages (``body_items``: the pages' text items outside the margin bands)."""
+    in_body = _body_repeats(body_items, {key for _, key, _ in candidates if counts[key] >= 2})
     for it, key, extreme in candidates:
         # Lines in the outermost band of the page need fewer repeats: only
         # running heads live there (a table of contents with a footer on
@@ -436,6 +476,13 @@ _BANNER_WORDS = (
     "copyright",
     "all rights reserved",
 )
+#: Text that :data:`_FURNITURE_TEXT` can match holds one of these (lower-cased):
+#: a piece of each of its patterns that every match of it holds.
+_BANNER_CLUES = (
+    *_BANNER_WORDS,
+    *("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    *("arxiv", "vol", "issue", "no.", "page", "p.", "-", "/", "(c)"),
+)
 _DIGIT = re.compile(r"\d")
 
 
@@ -445,12 +492,13 @@ def _banner_marks(text: str) -> int:
     ``Copyright © 2013 Osamu Aoki`` holds one: a book's copyright page
     states it in the body's style, and it is content there.
     """
-    # Most margin lines are ASCII words without a digit or a banner word: no
-    # scan by the long pattern. (Only ASCII: with IGNORECASE, re folds a few
+    # Most margin lines are ASCII and hold none of the words the long pattern
+    # needs: no scan by it. (Only ASCII: with IGNORECASE, re folds a few
     # other letters, "ſ" to "s", where str.lower() does not.)
-    if text.isascii() and not _DIGIT.search(text):
+    if text.isascii():
         low = text.lower()
-        if not any(map(low.__contains__, _BANNER_WORDS)):
+        clues = _BANNER_CLUES if _DIGIT.search(text) else _BANNER_WORDS
+        if not any(map(low.__contains__, clues)):
             return 0
     kinds = set()
     for m in _FURNITURE_TEXT.finditer(text):
@@ -463,8 +511,9 @@ def _style(it: Item) -> tuple[str, float]:
     return it.font, round(it.size * 2) / 2
 
 
-def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
-    """How often each of ``keys`` is the whole text of an item outside the margin bands."""
+def _body_repeats(items: Sequence[Item], keys: set[str]) -> Counter[str]:
+    """How often each of ``keys`` is the whole text of one of ``items`` (the
+    text items of three lines or fewer outside the margin bands)."""
     found: Counter[str] = Counter()
     if not keys:
         return found
@@ -474,22 +523,18 @@ def _body_repeats(pages: Sequence[PageItems], keys: set[str]) -> Counter[str]:
     firsts = _key_ends(k[:1] for k in keys)
     lasts = _key_ends(k[-1:] for k in keys)
     lengths = {len(k) for k in keys}
-    for p in pages:
-        top, bottom = BAND * p.height, (1 - BAND) * p.height
-        for it in p.items:
-            if it.table is not None or not it.lines or len(it.lines) > 3:
+    for it in items:
+        text = it.text.strip()
+        # The key of a text whose ends are ASCII ends as the text does,
+        # lower-cased or as "#" (see _key_ends), whatever lies between.
+        if text and text[0].isascii() and text[-1].isascii():
+            if text[0] not in firsts or text[-1] not in lasts:
                 continue
-            if it.bbox.y1 <= top or it.bbox.y0 >= bottom:
+            if len(text) >= 12 and text.isascii() and _keyed_apart(text, lengths):
                 continue
-            text = it.text.strip()
-            if text.isascii() and text:
-                if text[0] not in firsts or text[-1] not in lasts:
-                    continue
-                if len(text) >= 12 and _keyed_apart(text, lengths):
-                    continue
-            key = _norm_key(text)
-            if key in keys:
-                found[key] += 1
+        key = _norm_key(text)
+        if key in keys:
+            found[key] += 1
     return found
 
 
@@ -510,12 +555,14 @@ def _keyed_apart(text: str, lengths: set[int]) -> bool:
 
 
 def _key_ends(chars: Iterable[str]) -> frozenset[str]:
-    """The characters an ASCII text may start (or end) with when its
+    """The ASCII characters a stripped text may start (or end) with when its
     ``_norm_key`` starts (ends) with one of ``chars``.
 
-    The key lower-cases ASCII text without changing its length and turns
-    numbers, arabic or roman, into ``#``: a key's end is the text's end
-    lower-cased, or ``#`` from a digit or a roman numeral's letter.
+    The key lower-cases the text, turns numbers, arabic or roman, into
+    ``#`` and drops white space: the key of a text whose first (last)
+    character is ASCII starts (ends) with that character lower-cased, or
+    with ``#`` from a digit or a roman numeral's letter, whatever the
+    characters between are.
     """
     out: set[str] = set()
     for c in chars:
@@ -525,8 +572,11 @@ def _key_ends(chars: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
+def _mark_page_numbers(ends: Sequence[tuple[PageItems, Sequence[Item]]]) -> None:
     """Lone numbers that end (or start) a page and follow the page index.
+
+    ``ends``: each page with its lowest and highest text item (the first of
+    equals), in page order (see :func:`_page_margins`).
 
     Some documents (10-K filings) print the page number right below the last
     line of text, far from the bottom margin. A lone number that is the
@@ -536,17 +586,8 @@ def _mark_page_numbers(pages: Sequence[PageItems]) -> None:
     """
     found: list[tuple[Item, int]] = []
     offsets: Counter[int] = Counter()
-    for p in pages:
-        text_items = [it for it in p.items if it.table is None and it.lines]
-        if not text_items:
-            continue
-        # The lowest and the highest item (the first of equals), in page order.
-        bottoms = [it.bbox.y1 for it in text_items]
-        tops = [it.bbox.y0 for it in text_items]
-        n = range(len(text_items))
-        ends = sorted({max(n, key=bottoms.__getitem__), min(n, key=tops.__getitem__)})
-        for i in ends:
-            it = text_items[i]
+    for p, items in ends:
+        for it in items:
             if it.kind not in (None, "furniture"):
                 continue
             if re.fullmatch(r"\d{1,4}", it.text.strip()):
@@ -579,26 +620,31 @@ def _split_running_rows(pages: Sequence[PageItems]) -> bool:
     Returns whether a row or line was split off.
     """
     marked: dict[str, list[Item]] = {}
-    for p in pages:
-        for it in p.items:
-            if it.kind == "furniture" and it.table is None:
-                marked.setdefault(_norm_key(it.text.strip()), []).append(it)
-    if not marked:
-        return False
-    split = False
+    # One pass finds the furniture lines and the items a split may take a
+    # row or line off; a split changes only the item it takes from.
+    reaching: list[tuple[PageItems, Item]] = []
     for p in pages:
         # Both splits take a row or line off an item reaching into the margin band.
         top_band, bottom_band = BAND * p.height, (1 - BAND) * p.height
-        for it in list(p.items):
-            if it.table is None and (it.kind is not None or len(it.lines) < 2):
-                continue  # most items: neither split below can take anything off them
+        for it in p.items:
+            if it.table is None:
+                if it.kind == "furniture":
+                    marked.setdefault(_norm_key(it.text.strip()), []).append(it)
+                    continue
+                if it.kind is not None or len(it.lines) < 2:
+                    continue  # most items: neither split below can take anything off them
             if top_band < it.bbox.y0 and it.bbox.y1 < bottom_band:
                 continue
-            for top in (True, False):
-                # Stacked running lines ("Table of Contents" over the
-                # company's name over "NOTES ... (Continued)") go row by row.
-                while _split_edge_row(p, it, marked, top) or _split_edge_line(p, it, marked, top):
-                    split = True
+            reaching.append((p, it))
+    if not marked:
+        return False
+    split = False
+    for p, it in reaching:
+        for top in (True, False):
+            # Stacked running lines ("Table of Contents" over the
+            # company's name over "NOTES ... (Continued)") go row by row.
+            while _split_edge_row(p, it, marked, top) or _split_edge_line(p, it, marked, top):
+                split = True
     return split
 
 

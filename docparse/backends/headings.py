@@ -29,6 +29,9 @@ _ROMAN = re.compile(r"^([IVXL]+)\.\s+(?=[A-Z])")
 # without the dot only before a title in capitals.
 _LETTER = re.compile(r"^([A-Z])(?:\.\s+(?=[A-Z])|\s+(?=[A-Z]{2,}(?:\s|$)))")
 _SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[IVXL]+\.|[A-Z](?:\.\d+)*\.?)")
+# The same, white space around it allowed: ``\s`` is what str.strip() strips
+# (both read Unicode's white space), and no section number starts or ends with it.
+_SECTION_ALONE = re.compile(r"\s*" + _SECTION_NUMBER.pattern + r"\s*")
 
 
 #: Dot leaders running to a page number at the end of a line of a contents list.
@@ -74,7 +77,7 @@ def body_sizes(pages: Sequence[PageItems]) -> frozenset[float]:
 
 def is_section_number(text: str) -> bool:
     """``text`` is a section number alone: ``2.1``, ``II.``, ``B``, ``A.1``."""
-    return bool(_SECTION_NUMBER.fullmatch(text.strip()))
+    return _SECTION_ALONE.fullmatch(text) is not None
 
 
 def numbering(text: str) -> tuple[str, int]:
@@ -438,33 +441,42 @@ def attach_section_numbers(items: list[Item]) -> list[Item]:
     as a separate block on the same baseline just left of the title.
     """
     # An item of one line has that line stripped as its text: is_section_number
-    # without its strip (one call less an item, and most items are one line).
-    alone = _SECTION_NUMBER.fullmatch
-    numbers = [it for it in items if len(it.lines) == 1 and alone(it.text)]
+    # read on the line itself, white space around it allowed (no text made an item).
+    alone = _SECTION_ALONE.fullmatch
+    numbers = [it for it in items if len(it.lines) == 1 and alone(it.lines[0])]
     if not numbers:
         return items
     dropped: set[int] = set()
     # Only items whose top lies within a size of the number's centre can be
     # near it: found by bisection over the tops, plus the items already
     # widened by a number (their top moved).
-    order = sorted(range(len(items)), key=lambda i: items[i].bbox.y0)
-    tops = [items[i].bbox.y0 for i in order]
+    y0s = [it.bbox.y0 for it in items]
+    order = sorted(range(len(items)), key=y0s.__getitem__)
+    tops = [y0s[i] for i in order]
     moved: set[int] = set()
     for num in numbers:
         size = max(num.size, 1.0)
-        cy = (num.bbox.y0 + num.bbox.y1) / 2
+        nb = num.bbox
+        cy = (nb.y0 + nb.y1) / 2
+        right, reach = nb.x1, 4 * size
         lo = bisect.bisect_left(tops, cy - size)
         hi = bisect.bisect_right(tops, cy + 0.5 * size)
+        near = order[lo:hi]
+        if moved:
+            near = list(moved.union(near))
+        near.sort()
         best: Item | None = None
         best_i = -1
-        for i in sorted(moved.union(order[lo:hi])):
+        for i in near:
             it = items[i]
-            if it is num or id(it) in dropped or not it.lines:
+            b = it.bbox
+            # The tests are pure: the gap first (most items of the row are not
+            # just right of the number).
+            gap = b.x0 - right
+            if not 0 <= gap < reach or it is num or id(it) in dropped or not it.lines:
                 continue
-            first = it.bbox.y0 + min(it.bbox.y1 - it.bbox.y0, size) / 2
-            gap = it.bbox.x0 - num.bbox.x1
-            near = abs(first - cy) < 0.5 * size and 0 <= gap < 4 * size
-            if near and (best is None or it.bbox.x0 < best.bbox.x0):
+            first = b.y0 + min(b.y1 - b.y0, size) / 2
+            if abs(first - cy) < 0.5 * size and (best is None or b.x0 < best.bbox.x0):
                 best, best_i = it, i
         if best is not None and not is_section_number(best.text):
             head = num.text.strip() + " " + best.lines[0].strip()

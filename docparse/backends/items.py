@@ -83,6 +83,46 @@ class Item:
         return chars
 
 
+_new = object.__new__
+
+
+def new_item(
+    page: int,
+    bbox: BBox,
+    lines: tuple[str, ...],
+    size: float,
+    bold: bool,
+    role: BlockRole | None = None,
+    font: str = "",
+    marker: str = "",
+) -> Item:
+    """``Item(page, bbox, lines, size, bold, role, font=font, marker=marker)``.
+
+    Each field stored directly: the dataclass's ``__init__``, called with its
+    keyword and factory defaults, costs about twice as much, and a page makes
+    an item of most of its lines. Right while :class:`Item` has no
+    ``__post_init__`` (``tests/backends/test_items.py`` checks both).
+    """
+    it: Item = _new(Item)
+    it.page = page
+    it.bbox = bbox
+    it.lines = lines
+    it.size = size
+    it.bold = bold
+    it.role = role
+    it.table = None
+    it.kind = None
+    it.level = 0
+    it.col = 0
+    it.extra = []
+    it.font = font
+    it.marker = marker
+    it._text_of = it._chars_of = None
+    it._text = ""
+    it._chars = 0
+    return it
+
+
 def line_item(
     page: int,
     bbox: BBox,
@@ -97,9 +137,22 @@ def line_item(
     """``Item(page, bbox, (text,), size, bold, role, font=font, marker=marker)``, an item of
     one line, with :attr:`Item.text` (``stripped``, ``text.strip()``) and :attr:`Item.chars`
     kept as it is made: a one-line block's text is stripped to tell it is not blank, and
-    most items are one line."""
+    most items are one line. Made as :func:`new_item` makes an item."""
     lines = (text,)
-    it = Item(page, bbox, lines, size, bold, role, font=font, marker=marker)
+    it: Item = _new(Item)
+    it.page = page
+    it.bbox = bbox
+    it.lines = lines
+    it.size = size
+    it.bold = bold
+    it.role = role
+    it.table = None
+    it.kind = None
+    it.level = 0
+    it.col = 0
+    it.extra = []
+    it.font = font
+    it.marker = marker
     it._text_of = it._chars_of = lines
     it._text = stripped
     it._chars = len(text)

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from docparse.backends.equations import gather_equations
 from docparse.backends.floats import (
+    CAPTION_INITIALS,
     caption_match,
     join_caption_labels,
     link_captions,
@@ -53,11 +54,13 @@ from docparse.backends.headings import (
     text_fonts,
 )
 from docparse.backends.items import (
+    CAPTION,
     Item,
     PageItems,
     dominant_font,
     leading_marker,
     line_item,
+    new_item,
     superscripts,
 )
 from docparse.backends.lines import union_boxes
@@ -177,9 +180,13 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
     items = []
     for g in groups:
         if len(g) == 1:
-            # One line (most groups): its own box, size and weight.
+            # One line (most groups): its own box, size and weight; the font and
+            # leading mark of a one-span line read off it (what the calls answer).
             ln = g[0]
-            text = expand_ligatures(ln.text)
+            text = ln.text
+            if not text.isascii():
+                text = expand_ligatures(text)  # ASCII holds no ligature
+            spans = ln.spans
             items.append(
                 line_item(
                     page,
@@ -188,22 +195,31 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
                     text.strip(),
                     ln.size,
                     bool(ln.bold),
-                    "heading" if id(ln) in run_in else None,
-                    dominant_font(g),
-                    leading_marker(ln),
+                    "heading" if run_in and id(ln) in run_in else None,
+                    spans[0].font if len(spans) == 1 else dominant_font(g),
+                    # leading_marker's first tests inline: one span, or a first
+                    # span of more than three characters, starts with no mark.
+                    leading_marker(ln)
+                    if len(spans) > 1 and len(spans[0].text.strip()) <= 3
+                    else "",
                 )
             )
             continue
+        texts = [ln.text for ln in g]
+        sizes = [ln.size for ln in g]
         items.append(
-            Item(
+            new_item(
                 page,
                 union_boxes([ln.bbox for ln in g]),
-                tuple([expand_ligatures(ln.text) for ln in g]),
-                _dominant_size(g),
-                all(ln.bold for ln in g),
-                "heading" if id(g[-1]) in run_in else None,
-                font=dominant_font(g),
-                marker=leading_marker(g[0]),
+                tuple([t if t.isascii() else expand_ligatures(t) for t in texts]),
+                # One size (most groups): _dominant_size would find it.
+                sizes[0] if sizes.count(sizes[0]) == len(sizes) else _dominant_size(g),
+                all([ln.bold for ln in g]),
+                "heading" if run_in and id(g[-1]) in run_in else None,
+                dominant_font(g),
+                leading_marker(g[0])
+                if len(spans := g[0].spans) > 1 and len(spans[0].text.strip()) <= 3
+                else "",
             )
         )
     return items
@@ -252,8 +268,14 @@ def _line_groups(
                 or (short_prev and ends and text[:1].isupper() and b.x0 <= indent)
                 or ((ends or not prev_text) and bool(_BULLET.match(text)))
                 or (not text.isascii() and bool(_BULLET_CHARS.match(text)))
-                # The next footnote of a block of footnotes.
-                or (len(ln.spans) > 1 and ln_size <= prev_size + 0.5 and bool(leading_marker(ln)))
+                # The next footnote of a block of footnotes (leading_marker's own
+                # first test inline: a first span of more than three characters is no mark).
+                or (
+                    len(spans := ln.spans) > 1
+                    and ln_size <= prev_size + 0.5
+                    and len(spans[0].text.strip()) <= 3
+                    and bool(leading_marker(ln))
+                )
             )
         if new:
             groups.append([ln])
@@ -281,16 +303,20 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
     blocks = join_number_blocks(gather_equations(page))
-    # A line's marks do not depend on its block: the page's lines read at once.
-    marks = superscripts([ln for block in blocks for ln in block.lines])
+    # A line's marks do not depend on its block: the page's lines read at once
+    # after the loop, all but those of one-line one-span blocks (a mark is a
+    # span beside another on its line).
+    spanned: list[tuple[Line, ...]] = []
     number = page.number
     for block in blocks:
         role = block.role
         lines = block.lines
-        if role is None and not tables and len(lines) == 1 and len(lines[0].spans) == 1:
+        if len(lines) == 1 and len(lines[0].spans) == 1 and role is None and not tables:
             # _split_block's first case, without the call (most blocks).
             ln = lines[0]
-            text = expand_ligatures(ln.text)
+            text = ln.text
+            if not text.isascii():
+                text = expand_ligatures(text)  # ASCII holds no ligature
             stripped = text.strip()
             if stripped:
                 items.append(
@@ -306,6 +332,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
                     )
                 )
             continue
+        spanned.append(lines)
         if role == "table" and config.tables and not tables:
             rows = tuple((ln.text,) for ln in lines if ln.text.strip())
             if rows:
@@ -315,6 +342,7 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
         if tables:
             lines = tuple(ln for ln in lines if not _inside(ln, tables, cells))
         items.extend(_split_block(lines, None if role == "table" else role, number))
+    marks = superscripts(list(chain.from_iterable(spanned)))
     items = attach_section_numbers(items)
     for t in tables:
         items.append(Item(number, t.bbox, (), 0.0, False, "table", t))
@@ -420,8 +448,11 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                     continue
             # A caption may be set a size above a small body type (a journal
             # whose methods and references are in 7 pt, its captions in 8 pt).
-            if caption_match(text) and (
-                len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.3 or it.bold)
+            # (caption_match, read here: this runs once for every item.)
+            if (
+                text[:1] in CAPTION_INITIALS
+                and CAPTION.match(text)
+                and (len(it.lines) <= 12 and (body <= 0 or it.size <= body * 1.3 or it.bold))
             ):
                 it.kind = "caption"
                 continue
@@ -435,8 +466,11 @@ def _classify(pages: Sequence[PageItems], body: float, body_font: str) -> str | 
                 continue
             it.kind = "list_item" if bullet(text) else "paragraph"
     order = [it for p in pages for it in p.items]
-    for it in front_matter(order, front):
-        it.kind = "paragraph"
+    # Only headings among the title page's front items can be taken back: a
+    # title page without one needs no look at the headings' styles.
+    if front and any(it.kind == "heading" and id(it) in front for it in pages[0].items):
+        for it in front_matter(order, front):
+            it.kind = "paragraph"
     assign_levels([it for it in order if it.kind == "heading"], _text_after(order, body))
     return title
 
@@ -461,7 +495,7 @@ def _text_after(order: Sequence[Item], body: float) -> dict[int, float]:
     for it in order:
         if it.kind == "heading":
             pending.append(it)
-        elif it.kind in ("paragraph", "list_item") and it.chars >= 40 and pending:
+        elif pending and it.kind in ("paragraph", "list_item") and it.chars >= 40:
             for h in pending:
                 out[id(h)] = it.size
             pending = []
@@ -544,21 +578,27 @@ def _merge_continuations(order: list[Item]) -> list[Item]:
 def _provenance(order: Sequence[Item]) -> list[tuple[Provenance, ...]]:
     """Each item's provenance: its page and box, then one piece per part a
     continued paragraph took in (:attr:`Item.extra`)."""
-    n = len(order)
-    firsts = records(
+    # Every piece, the continued parts' too, is made by one ``records`` call:
+    # a continued paragraph (a fifth of the items) has three pieces on average.
+    pages = [it.page for it in order]
+    boxes = [it.bbox for it in order]
+    continued = [(i, it.extra) for i, it in enumerate(order) if it.extra]
+    for _, extra in continued:
+        for page, box in extra:
+            pages.append(page)
+            boxes.append(box)
+    n = len(pages)
+    made = records(
         Provenance,
         n,
-        {
-            "page": [it.page for it in order],
-            "bbox": [it.bbox for it in order],
-            "source": ["text_layer"] * n,
-            "confidence": [None] * n,
-        },
+        {"page": pages, "bbox": boxes, "source": ["text_layer"] * n, "confidence": [None] * n},
     )
-    out: list[tuple[Provenance, ...]] = [(p,) for p in firsts]
-    for i, it in enumerate(order):
-        if it.extra:  # a paragraph continued across breaks: one piece a part
-            out[i] += tuple([Provenance(p, b) for p, b in it.extra])
+    out: list[tuple[Provenance, ...]] = [(p,) for p in made[: len(order)]]
+    at = len(order)
+    for i, extra in continued:
+        end = at + len(extra)
+        out[i] += tuple(made[at:end])
+        at = end
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from itertools import filterfalse
 
 from docparse.backends.table_headers import UNITS_LINE, is_data_row
 from docparse.text import line_joiner
@@ -28,6 +29,8 @@ _HYPHENS = "-\u2010\u2011\u00ad"
 
 
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+#: :data:`_WORD_RE` for ASCII text: its letters are A-Z and a-z, its one apostrophe ``'``.
+_ASCII_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 
 _DIGITS = re.compile(r"\d+")
@@ -69,7 +72,12 @@ def vocabulary(lines: Iterable[str]) -> set[str]:
         tokens.update(toks)
         if "-" in line:
             vocab.update(tok.strip(".,;:()[]\"'").lower() for tok in toks if "-" in tok)
-    vocab.update(map(str.lower, set(_WORD_RE.findall("\n".join(tokens)))))
+    # _WORD_RE on ASCII text is _ASCII_WORD, and lower-casing ASCII text
+    # first changes no match but its case: the ASCII tokens (most) are read
+    # by the simpler pattern, lower-cased at once.
+    vocab.update(_ASCII_WORD.findall("\n".join(filter(str.isascii, tokens)).lower()))
+    others = "\n".join(filterfalse(str.isascii, tokens))
+    vocab.update(map(str.lower, set(_WORD_RE.findall(others))))
     return vocab
 
 

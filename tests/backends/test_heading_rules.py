@@ -12,6 +12,7 @@ from docparse.backends.headings import (
     _DECIMAL,
     _LETTER,
     _ROMAN,
+    _SECTION_NUMBER,
     is_heading,
     is_section_number,
     join_number_blocks,
@@ -97,6 +98,17 @@ def test_is_heading_answers_as_its_rules_read_in_order(
 @given(_TEXT)
 def test_numbering_answers_as_its_patterns(text: str) -> None:
     assert numbering(text) == _numbering_spelled_out(text)
+
+
+_SPACE = st.sampled_from(["", " ", "  ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\x1c"])
+
+
+@given(_SPACE, st.lists(_WORD, max_size=2).map(" ".join), _SPACE)
+def test_section_number_alone_is_the_pattern_on_the_stripped_text(
+    before: str, text: str, after: str
+) -> None:
+    padded = before + text + after
+    assert is_section_number(padded) is bool(_SECTION_NUMBER.fullmatch(padded.strip()))
 
 
 def test_numbering_reads_other_decimal_digits() -> None:

@@ -297,6 +297,92 @@ def test_banner_text_without_a_digit_passes_the_quick_check() -> None:
         assert _banner_marks(digitless) >= 1, digitless
 
 
+def test_banner_marks_agree_with_the_long_pattern_on_any_ascii_text() -> None:
+    # _banner_marks skips the long pattern for ASCII text that holds none of
+    # its clues: the count must be the pattern's own on any text, the clues
+    # pieced together in any case, with digits or without.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from docparse.backends.furniture import _COPYRIGHT, _FURNITURE_TEXT, _banner_marks
+
+    def marks(text: str) -> int:
+        kinds = set()
+        for m in _FURNITURE_TEXT.finditer(text):
+            word = m.group(0).lower()
+            kinds.add("©" if _COPYRIGHT.match(word) else word[:4])
+        return len(kinds)
+
+    pieces = st.sampled_from(
+        [
+            *("http://", "www.", "doi:", "doi.org/", "arXiv:", "Vol.", "volume", "Issue"),
+            *("No.", "pages", "pp.", "p.", "ISSN", "(c)", "Copyright", "all rights reserved"),
+            *("Downloaded", "download date", "Accessed", "retrieved", "printed", "Sept"),
+            *("Jan", "mar", "MAY", "oct", "Dec", "12", "2019", "2019-03-04", "0099-2240/11/$12"),
+            *(" ", ", ", "-", "/", "–", "x", "Journal", "Page"),
+        ]
+    )
+
+    @settings(max_examples=600, deadline=None)
+    @given(st.lists(pieces, max_size=8).map("".join))
+    def check(text: str) -> None:
+        assert _banner_marks(text) == marks(text), text
+
+    check()
+    assert _banner_marks("Vol. 77, No. 21") == 2
+    assert _banner_marks("Journal of Things 12") == 0
+
+
+def test_table_head_check_agrees_with_its_pattern_on_any_ascii_text() -> None:
+    # _table_head skips _TABLE_HEAD on ASCII text without one of its clues.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from docparse.backends.furniture import _TABLE_HEAD, _table_head
+
+    pieces = st.sampled_from(
+        [
+            *("In", "of", "Millions", "thousands", "BILLIONS", "except", "for", "per-share"),
+            *("per share", "Years", "month", "months", "quarter", "weeks", "Period", "ENDED"),
+            *("As", "(as", "as of", "June 30,", " ", "  ", "(", ")", "2023", "x"),
+        ]
+    )
+
+    @settings(max_examples=600, deadline=None)
+    @given(st.lists(pieces, max_size=8).map("".join))
+    def check(text: str) -> None:
+        assert _table_head(text) == bool(_TABLE_HEAD.search(text)), text
+
+    check()
+    assert _table_head("(In millions, except per share data)")
+    assert _table_head("As of December 31,")
+    assert not _table_head("Journal of Things")
+
+
+def test_a_key_ends_as_its_texts_ascii_ends_say() -> None:
+    # _body_repeats rules a text out by its first and last characters when
+    # they are ASCII (_key_ends), whatever lies between them.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from docparse.backends.furniture import _key_ends
+    from docparse.backends.words import _norm_key
+
+    chars = st.sampled_from("aZ IVXcdm 019\t.-#İıſKΣς٣²Ⅻ é")
+    text = st.text(chars, min_size=1, max_size=20).map(str.strip).filter(bool)
+
+    @settings(max_examples=600, deadline=None)
+    @given(text)
+    def check(text: str) -> None:
+        key = _norm_key(text)
+        if text[0].isascii():
+            assert text[0] in _key_ends(key[:1]), text
+        if text[-1].isascii():
+            assert text[-1] in _key_ends(key[-1:]), text
+
+    check()
+
+
 def test_a_text_told_apart_by_length_never_has_a_key_of_that_length() -> None:
     # _body_repeats rules a text out by its key's length without making the
     # key (_keyed_apart): whenever it does, the key made the long way must

@@ -76,6 +76,37 @@ def test_dehyphenation_never_changes_text_without_line_end_hyphens(
     assert join_lines(lines, vocab, dehyphenate=False) == expected
 
 
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["Word", "don't", "l’été", "ÉCOLE", "İstanbul", "x2y", "a_b"])
+            | st.sampled_from(["state-of-", "well-known", "(Fig.", "‐", "ſ", "Ⅻ", "  ", "\t"])
+            | st.text(max_size=6),
+            max_size=6,
+        ).map(" ".join),
+        max_size=6,
+    )
+)
+def test_vocabulary_holds_each_words_lower_case_form(lines: list[str]) -> None:
+    # Whatever shortcut vocabulary takes (ASCII tokens read by a simpler
+    # pattern), it holds what the word pattern finds in the tokens of the
+    # lines, lower-cased, less a line-final hyphenated fragment's last part.
+    import re
+
+    word = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+    expected: set[str] = set()
+    for line in lines:
+        toks = line.split()
+        if toks and toks[-1][-1] in "-\u2010\u2011\u00ad":
+            fragment = toks.pop().rstrip("-\u2010\u2011\u00ad")
+            expected.update(p.lower() for p in fragment.split("-")[:-1] if p.isalpha())
+        for tok in toks:
+            expected.update(w.lower() for w in word.findall(tok))
+            if "-" in tok:
+                expected.add(tok.strip(".,;:()[]\"'").lower())
+    assert vocabulary(lines) == expected
+
+
 @given(st.lists(st.from_regex(r"[a-z]{1,8}-?", fullmatch=True), min_size=1, max_size=6))
 def test_dehyphenation_only_removes_line_end_hyphens(lines: list[str]) -> None:
     out = join_lines(lines, vocabulary(lines))
