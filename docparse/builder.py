@@ -27,7 +27,7 @@ from docparse.model import (
     Table,
     UnitKind,
 )
-from docparse.text import clean_text, count_tokens_batch, count_words
+from docparse.text import clean_counted, clean_text, count_tokens_batch
 
 _R = TypeVar("_R")
 _new = object.__new__
@@ -140,11 +140,8 @@ def file_hash(path: str | Path) -> str:
     """Content hash of a file, used as ``doc_id``."""
     import hashlib
 
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()[:16]
+        return hashlib.file_digest(fh, "sha256").hexdigest()[:16]
 
 
 def bucket_of(position: float) -> int:
@@ -179,25 +176,20 @@ def build_document(
     for i, d in enumerate(drafts):
         text = d.text
         if text.isascii():
-            # clean_text and count_words of ASCII text split it the same way:
-            # split it once, for both.
+            # clean_counted's ASCII case, inline: most texts take it.
             parts = text.split()
             text = " ".join(parts)
             n_words = len(parts)
         else:
-            text = clean_text(text)
-            n_words = -1
+            text, n_words = clean_counted(text)
         if not text:
             if d.table is None:
                 continue
-            text = clean_text(table_text(d.table))
-            n_words = -1
+            text, n_words = clean_counted(table_text(d.table))
         index_of[i] = len(ds)
         ds.append(d)
         texts.append(text)
-        if d.kind == "furniture":
-            n_words = 0
-        content_words.append(n_words if n_words >= 0 else count_words(text))
+        content_words.append(0 if d.kind == "furniture" else n_words)
 
     n = len(ds)
     kinds = [d.kind for d in ds]

@@ -50,13 +50,36 @@ def clean_text(text: str) -> str:
     'café au lait'
     """
     if not text.isascii():
-        # ASCII text is NFC already and holds no invisible character; other
-        # text is translated (a dict look-up a character) only when it has one.
-        text = unicodedata.normalize("NFC", text)
-        if _HAS_INVISIBLE.search(text):
-            text = text.translate(_INVISIBLE)
+        text = _visible_nfc(text)
     # str.split() and re's \s both split at what str.isspace() calls space.
     return " ".join(text.split())
+
+
+def _visible_nfc(text: str) -> str:
+    # ASCII text is NFC already and holds no invisible character; other text
+    # is translated (a dict look-up a character) only when it has one. The
+    # invisible characters are all format characters, which str.isprintable
+    # rejects: printable text (most of it) is cleared at C speed, without
+    # the pattern's scan.
+    text = unicodedata.normalize("NFC", text)
+    if not text.isprintable() and _HAS_INVISIBLE.search(text):
+        text = text.translate(_INVISIBLE)
+    return text
+
+
+def clean_counted(text: str) -> tuple[str, int]:
+    """``clean_text(text)`` and the :func:`count_words` of it, from one split.
+
+    >>> clean_counted("caf\u0065\u0301 au\u00a0lait "), clean_counted("公式 Debian")
+    (('café au lait', 3), ('公式 Debian', 3))
+    """
+    if not text.isascii():
+        text = _visible_nfc(text)
+    parts = text.split()
+    text = " ".join(parts)
+    if not text.isascii() and _CJK_CHAR.search(text):
+        return text, count_words(text)
+    return text, len(parts)
 
 
 # Han (CJK unified ideographs and extensions, compatibility ideographs),

@@ -67,6 +67,27 @@ def test_clean_text_ascii_and_unicode_paths_agree_with_the_definition() -> None:
         assert clean_text(text) == reference(text), text
 
 
+@given(
+    st.text(
+        alphabet="ab1 .\t\n\x1c\x85\u00a0\u2003\u3000\u00ad\u200b\ufeff"
+        "e\u0301\u00e9\ufb01\u2028公式パ。한\uf0b7\U00020001",
+        max_size=24,
+    )
+)
+def test_clean_counted_is_clean_text_and_count_words(text: str) -> None:
+    from docparse.text import clean_counted, clean_text
+
+    clean = clean_text(text)
+    assert clean_counted(text) == (clean, count_words(clean))
+
+
+def test_every_invisible_character_is_unprintable() -> None:
+    # clean_text skips its scan for invisible characters in printable text.
+    from docparse.text import _INVISIBLE
+
+    assert not any(chr(c).isprintable() for c in _INVISIBLE)
+
+
 def test_records_match_the_dataclass_constructor() -> None:
     import pytest
 

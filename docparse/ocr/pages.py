@@ -101,11 +101,22 @@ def unmapped_glyphs(page: PageContent) -> tuple[int, int]:
     ``unmapped_glyphs`` count) to those still in the text that map to nothing:
     backends that clean their text report the first, others leave the second.
     """
-    text = "".join(s.text for b in page.blocks for ln in b.lines for s in ln.spans)
-    text += "".join(cell for t in page.tables for r in t.rows for cell in r)
-    n = len("".join(text.split()))
+    # Line texts, not span texts: a line's text is its spans' texts with at
+    # most spaces put between them, and neither count below counts a space.
+    # The assembly reads every line's text anyway (the line keeps it), and a
+    # page has a tenth as many lines as spans.
+    text = "".join([ln.text for b in page.blocks for ln in b.lines])
+    if page.tables:
+        text += "".join([cell for t in page.tables for r in t.rows for cell in r])
     counted = getattr(page, "unmapped_glyphs", 0)
     dropped = counted if isinstance(counted, int) else 0
+    if text.isprintable():
+        # Printable text (most pages) holds no space but " " and, of the
+        # unmapped characters, only U+FFFD (the others are controls, surrogates
+        # and private-use characters): both counted at C speed, without the
+        # split into words and the pattern's scan below.
+        return dropped + text.count("\ufffd"), len(text) - text.count(" ") + dropped
+    n = len("".join(text.split()))
     return dropped + len(_UNMAPPED_CHARS.findall(text)), n + dropped
 
 
@@ -511,6 +522,11 @@ class OcrPass:
 
     def pages(self, pages: Iterator[PageContent]) -> Iterator[PageContent]:
         """``pages`` with those that need OCR read by the engine instead."""
+        if self.mode == "off":
+            return pages  # no page needs OCR: the stream itself, without a step a page
+        return self._replaced(pages)
+
+    def _replaced(self, pages: Iterator[PageContent]) -> Iterator[PageContent]:
         try:
             for page in pages:
                 if needs_ocr(page, self.mode):

@@ -67,6 +67,28 @@ def test_unmapped_glyphs_are_the_meaningless_code_points() -> None:
     assert unmapped_glyphs(_page("ab \ufffd\x07\t\ue000 c")) == (3, 6)
 
 
+def test_unmapped_glyphs_of_printable_text_count_what_the_pattern_counts() -> None:
+    """Printable page text is counted without the split and the pattern: it can hold
+    no space but " ", and no unmapped character but U+FFFD."""
+    from docparse.ocr.pages import _UNMAPPED_CHARS
+
+    chars = [chr(c) for c in range(0x110000)]
+    assert not any(c.isprintable() for c in chars if c.isspace() and c != " ")
+    assert [c for c in chars if c.isprintable() and _UNMAPPED_CHARS.match(c)] == ["\ufffd"]
+    for text in ("ab \ufffd\ufffd c\u00e9 \U0001d400", "", "   ", "x\u00a0y \ue000"):
+        page = _page(text)
+        lines = (
+            Line(
+                (TextSpan(text, BBox(0, 0, 9, 9)), TextSpan("d e", BBox(20, 0, 29, 9))),
+                BBox(0, 0, 29, 9),
+            ),
+        )
+        for p in (page, dataclasses.replace(page, blocks=(Block(lines, BBox(0, 0, 29, 9)),))):
+            joined = "".join(s.text for b in p.blocks for ln in b.lines for s in ln.spans)
+            expected = len(_UNMAPPED_CHARS.findall(joined)), len("".join(joined.split()))
+            assert unmapped_glyphs(p) == expected, text
+
+
 def test_ocr_options_are_validated() -> None:
     from docparse.config import resolve_config
 
