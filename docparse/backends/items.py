@@ -139,20 +139,7 @@ def line_item(
     kept as it is made: a one-line block's text is stripped to tell it is not blank, and
     most items are one line. Made as :func:`new_item` makes an item."""
     lines = (text,)
-    it: Item = _new(Item)
-    it.page = page
-    it.bbox = bbox
-    it.lines = lines
-    it.size = size
-    it.bold = bold
-    it.role = role
-    it.table = None
-    it.kind = None
-    it.level = 0
-    it.col = 0
-    it.extra = []
-    it.font = font
-    it.marker = marker
+    it = new_item(page, bbox, lines, size, bold, role, font, marker)
     it._text_of = it._chars_of = lines
     it._text = stripped
     it._chars = len(text)
