@@ -197,11 +197,7 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
                     bool(ln.bold),
                     "heading" if run_in and id(ln) in run_in else None,
                     spans[0].font if len(spans) == 1 else dominant_font(g),
-                    # leading_marker's first tests inline: one span, or a first
-                    # span of more than three characters, starts with no mark.
-                    leading_marker(ln)
-                    if len(spans) > 1 and len(spans[0].text.strip()) <= 3
-                    else "",
+                    leading_marker(ln),
                 )
             )
             continue
@@ -217,9 +213,7 @@ def _split_block(block_lines: Sequence[Line], role: BlockRole | None, page: int)
                 all([ln.bold for ln in g]),
                 "heading" if run_in and id(g[-1]) in run_in else None,
                 dominant_font(g),
-                leading_marker(g[0])
-                if len(spans := g[0].spans) > 1 and len(spans[0].text.strip()) <= 3
-                else "",
+                leading_marker(g[0]),
             )
         )
     return items
@@ -268,14 +262,8 @@ def _line_groups(
                 or (short_prev and ends and text[:1].isupper() and b.x0 <= indent)
                 or ((ends or not prev_text) and bool(_BULLET.match(text)))
                 or (not text.isascii() and bool(_BULLET_CHARS.match(text)))
-                # The next footnote of a block of footnotes (leading_marker's own
-                # first test inline: a first span of more than three characters is no mark).
-                or (
-                    len(spans := ln.spans) > 1
-                    and ln_size <= prev_size + 0.5
-                    and len(spans[0].text.strip()) <= 3
-                    and bool(leading_marker(ln))
-                )
+                # The next footnote of a block of footnotes.
+                or (ln_size <= prev_size + 0.5 and bool(leading_marker(ln)))
             )
         if new:
             groups.append([ln])
