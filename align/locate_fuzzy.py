@@ -148,7 +148,7 @@ class FuzzyLocating(ABC):
         twice the evidence's length of document text) is the match, if it
         explains more of the evidence than the ordered alignment did.
         """
-        keep, flat = _dense(ev)
+        keep, flat = _without_spaces(ev)
         hits: list[tuple[int, int, int]] = []  # (item, ev start, ev end)
         for i in self._mosaic_items(ev, found, page):
             unit = self._dense[i]
@@ -254,8 +254,8 @@ class FuzzyLocating(ABC):
         """
         w_start = self.word_starts[first]
         window = self.concat[w_start : self.word_ends[end - 1]]
-        seg_keep, seg_dense = _dense(seg)
-        win_keep, win_dense = _dense(window)
+        seg_keep, seg_dense = _without_spaces(seg)
+        win_keep, win_dense = _without_spaces(window)
         ops = Indel.opcodes(seg_dense, win_dense)
         short = len(seg_dense) < 8
         dense = [
@@ -303,7 +303,7 @@ def _fill_gaps(
     return out
 
 
-def _dense(text: str) -> tuple[list[int], str]:
+def _without_spaces(text: str) -> tuple[list[int], str]:
     """``text`` without spaces, and the position in ``text`` of each kept character."""
     return [i for i, ch in enumerate(text) if ch != " "], text.replace(" ", "")
 
