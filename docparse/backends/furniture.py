@@ -687,9 +687,15 @@ def _split_edge_line(p: PageItems, it: Item, marked: dict[str, list[Item]], top:
     it.lines = it.lines[1:] if top else it.lines[:-1]
     row = Item(it.page, head, (line,), like.size, like.bold, font=like.font)
     row.kind = "furniture"
-    at = p.items.index(it)
+    at = _position(p.items, it)
     p.items.insert(at if top else at + 1, row)
     return True
+
+
+def _position(items: list[Item], it: Item) -> int:
+    """Where ``it`` itself is in ``items``: ``list.index`` compares items
+    field by field, slowly, and would stop at an equal item before it."""
+    return next(i for i, o in enumerate(items) if o is it)
 
 
 def _split_edge_row(p: PageItems, it: Item, marked: dict[str, list[Item]], top: bool) -> bool:
@@ -744,5 +750,5 @@ def _split_row(p: PageItems, it: Item, cells: list[str], like: Item, top: bool) 
     it.bbox = rest
     row = Item(it.page, head, (" ".join(cells),), like.size, like.bold, font=like.font)
     row.kind = "furniture"
-    at = p.items.index(it)
+    at = _position(p.items, it)
     p.items.insert(at if top else at + 1, row)
