@@ -120,8 +120,8 @@ def body_font(pages: Sequence[PageItems]) -> str:
     return c.most_common(1)[0][0] if c else ""
 
 
-#: Roles of element streams' furniture, marked anywhere on the page.
-_FURNITURE_ROLES = frozenset(("header", "footer", "page_number"))
+#: Roles of furniture blocks (element streams', margin line numbers), marked anywhere on the page.
+_FURNITURE_ROLES = frozenset(("header", "footer", "page_number", "line_number"))
 
 
 def _page_margins(p: PageItems, in_body: list[Item]) -> tuple[list[tuple[Item, bool]], list[Item]]:

@@ -85,6 +85,7 @@ BlockRole = Literal[
     "header",
     "footer",
     "page_number",
+    "line_number",
 ]
 
 #: unstructured element categories -> block roles (``None``: let layout decide).
