@@ -85,6 +85,7 @@ BlockRole = Literal[
     "header",
     "footer",
     "page_number",
+    "line_number",
 ]
 
 #: unstructured element categories -> block roles (``None``: let layout decide).
@@ -123,50 +124,32 @@ class TextSpan:
 class Line:
     """One visual line: spans left to right.
 
-    ``text``, ``size`` and ``bold`` are read many times per line by the layout
-    assembly (block splitting, headings, furniture, footnotes), so each is
-    worked out once, on first use, and kept (the line is immutable).
+    ``text`` is the span texts joined, a space inserted where spans leave a
+    gap; ``size`` the font size of most characters; ``bold`` whether every
+    non-blank span is bold (see :func:`line_facts`). The three are worked out
+    once, as the line is made (the line is immutable), and kept as plain
+    fields: the layout assembly reads them hundreds of thousands of times a
+    document (block splitting, headings, furniture, footnotes), and a field
+    costs a fraction of a property's call.
     """
 
     spans: tuple[TextSpan, ...]
     bbox: BBox
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
-    _size: float | None = field(default=None, init=False, repr=False, compare=False)
-    _bold: bool | None = field(default=None, init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)
+    size: float = field(init=False, repr=False, compare=False)
+    bold: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def text(self) -> str:
-        """Span texts joined; a space is inserted where spans leave a gap."""
-        if self._text is not None:
-            return self._text
-        return self._settle()[0]
-
-    @property
-    def size(self) -> float:
-        """Font size of most characters in the line."""
-        if self._size is not None:
-            return self._size
-        return self._settle()[1]
-
-    @property
-    def bold(self) -> bool:
-        """True when every non-blank span is bold."""
-        if self._bold is not None:
-            return self._bold
-        return self._settle()[2]
-
-    def _settle(self) -> tuple[str, float, bool]:
-        facts = line_facts(self.spans)
-        object.__setattr__(self, "_text", facts[0])
-        object.__setattr__(self, "_size", facts[1])
-        object.__setattr__(self, "_bold", facts[2])
-        return facts
+    def __post_init__(self) -> None:
+        text, size, bold = line_facts(self.spans)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "bold", bold)
 
 
 def line_facts(
     spans: Sequence[TextSpan], gaps: Sequence[bool] | None = None
 ) -> tuple[str, float, bool]:
-    """A line's text, size and bold from its spans (:class:`Line`'s properties).
+    """A line's text, size and bold from its spans (:class:`Line`'s fields of those names).
 
     Text: the span texts joined, with a space where two spans leave a gap wider
     than 0.15 of the larger size (at least 1) and neither side has one. Size:
