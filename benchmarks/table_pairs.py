@@ -59,6 +59,8 @@ from benchmarks.edgar_tables import number_rows, print_to_pdf
 from benchmarks.pdf_layout import caption_links
 
 FAMILIES = ("statement", "quarters", "ruled", "zebra", "wrapped", "two", "long")
+#: With the LaTeX families of :mod:`benchmarks.table_pairs_tex` (compiled with pdflatex).
+ALL_FAMILIES = (*FAMILIES, "texpaper", "texgroups", "texstatement")
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["--per-family", "1", "--backend", "pymupdf"]
@@ -684,30 +686,33 @@ _HEAD = (
 
 
 def pairs_in(folder: Path) -> list[tuple[str, str, Path, Path]]:
-    """(name, family, htm, pdf) of the printed pairs in ``folder``."""
-    out = []
-    for htm in sorted(folder.glob("*.htm")):
-        pdf = htm.with_suffix(".pdf")
-        if pdf.is_file():
-            out.append((htm.stem, htm.stem.split("-")[0], htm, pdf))
-    return out
+    """(name, family, twin, pdf) of the printed pairs (``.htm`` or ``.tex`` twins) in ``folder``."""
+    twins = sorted([*folder.glob("*.htm"), *folder.glob("*.tex")])
+    return [
+        (t.stem, t.stem.split("-")[0], t, t.with_suffix(".pdf"))
+        for t in twins
+        if t.with_suffix(".pdf").is_file()
+    ]
 
 
 def make_pairs(
     families: Sequence[str], per_family: int, seed: int, out: Path
 ) -> list[tuple[str, str, Path, Path]]:
-    """Generate and print ``per_family`` documents of each family into ``out``."""
+    """Generate and print (or compile) ``per_family`` documents of each family into ``out``."""
+    from benchmarks.table_pairs_tex import TEX_FAMILIES, compile_tex, generate_tex
+
     pairs = []
     for fam in families:
         for i in range(per_family):
             name = f"{fam}-{seed + i}"
-            htm = out / f"{name}.htm"
+            tex = fam in TEX_FAMILIES
+            twin = out / f"{name}.{'tex' if tex else 'htm'}"
             pdf = out / f"{name}.pdf"
-            text = generate(fam, seed + i)
-            if not htm.is_file() or htm.read_text(encoding="utf-8") != text or not pdf.is_file():
-                htm.write_text(text, encoding="utf-8")
-                print_to_pdf(htm, pdf)
-            pairs.append((name, fam, htm, pdf))
+            text = generate_tex(fam, seed + i) if tex else generate(fam, seed + i)
+            if not twin.is_file() or twin.read_text(encoding="utf-8") != text or not pdf.is_file():
+                twin.write_text(text, encoding="utf-8")
+                compile_tex(twin) if tex else print_to_pdf(twin, pdf)
+            pairs.append((name, fam, twin, pdf))
     return pairs
 
 
@@ -715,7 +720,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-family", type=int, default=8, help="documents per family")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first document")
-    ap.add_argument("--family", action="append", choices=FAMILIES)
+    ap.add_argument("--family", action="append", choices=ALL_FAMILIES)
     ap.add_argument("--backend", action="append")
     ap.add_argument("--show", type=int, default=0, help="list the N worst tables per backend")
     ap.add_argument("--out", type=Path, help="keep the pairs here (reused when unchanged)")
@@ -728,17 +733,17 @@ def main(argv: list[str] | None = None) -> int:
         else:
             out = args.out or Path(tmp)
             out.mkdir(parents=True, exist_ok=True)
-            pairs = make_pairs(args.family or FAMILIES, args.per_family, args.seed, out)
+            pairs = make_pairs(args.family or ALL_FAMILIES, args.per_family, args.seed, out)
         if not pairs:
             print("no pairs", file=sys.stderr)
             return 2
         results: dict[str, dict[str, list[PairScore]]] = {b: {} for b in backends}
-        for name, fam, htm, pdf in pairs:
-            twin = docparse.parse(htm)
+        for name, fam, source, pdf in pairs:
+            twin = docparse.parse(source)
             for b in backends:
                 s = score_pair(name, fam, twin, docparse.parse(pdf, backend=b), b)
                 results[b].setdefault(fam, []).append(s)
-    families = [f for f in FAMILIES if any(f in r for r in results.values())]
+    families = [f for f in ALL_FAMILIES if any(f in r for r in results.values())]
     for fam in families:
         print(f"\n### {fam} ({len(results[backends[0]].get(fam, []))} documents)\n")
         print(_HEAD.format("backend"))

@@ -7,15 +7,19 @@ from pathlib import Path
 import pytest
 
 from benchmarks.table_pairs import FAMILIES, failure_classes, generate
+from benchmarks.table_pairs_tex import TEX_FAMILIES, generate_tex
 from docparse.model import Table
 
 PAIRS = Path(__file__).resolve().parents[2] / "fixtures" / "tables_generated"
 
 
-@pytest.mark.parametrize("path", sorted(PAIRS.glob("*.htm")), ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", sorted([*PAIRS.glob("*.htm"), *PAIRS.glob("*.tex")]), ids=lambda p: p.stem
+)
 def test_committed_pairs_are_what_their_seed_generates(path: Path) -> None:
     family, seed = path.stem.split("-")
-    assert generate(family, int(seed)) == path.read_text(encoding="utf-8")
+    make = generate_tex if path.suffix == ".tex" else generate
+    assert make(family, int(seed)) == path.read_text(encoding="utf-8")
 
 
 def test_every_family_generates_a_table_with_prose() -> None:
@@ -24,6 +28,10 @@ def test_every_family_generates_a_table_with_prose() -> None:
         assert "<table" in text and "<p>" in text
         assert text == generate(family, 7)
     assert generate("statement", 1) != generate("statement", 2)
+    for family in TEX_FAMILIES:
+        text = generate_tex(family, 7)
+        assert r"\begin{tabular}" in text and r"\toprule" in text
+        assert text == generate_tex(family, 7)
 
 
 def test_failure_classes() -> None:
