@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from docparse.backends.pages import Block, Line, TextSpan, line_facts
+from docparse.backends.pages import TENTHS, Block, Line, TextSpan, line_facts, remember_tenth
 from docparse.model import BBox, CoordOrigin
 from docparse.text import LEADER_DOTS, dot_leader
 
@@ -521,22 +521,6 @@ def _facts_line(spans: tuple[TextSpan, ...], bbox: BBox, spaces: list[bool] | No
     return line
 
 
-#: ``round(size, 1)`` of the font sizes seen: a page repeats a few sizes, and
-#: rounding to a digit costs several dict look-ups (CPython rounds through
-#: a decimal string). Non-zero floats only: 0.0 and -0.0 (or 10 and 10.0)
-#: are one key but round to different values. A non-zero float never rounds
-#: to a false value (the ``or``) but below 0.05, which then misses the memo.
-_TENTHS: dict[float, float] = {}
-
-
-def _tenth(z: float) -> float:
-    """``round(z, 1)``, kept in :data:`_TENTHS` (emptied when it grows large)."""
-    if len(_TENTHS) >= 4096:
-        _TENTHS.clear()
-    r = _TENTHS[z] = round(z, 1)
-    return r
-
-
 def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
     """The line of one span (its box unless ``bbox``), its text, size and
     bold set as :class:`~docparse.backends.pages.Line` sets them for one span
@@ -549,8 +533,8 @@ def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
     text = span.text
     stext(line, text)
     z = span.size
-    # (A zero or a non-float size skips the memo: see _TENTHS.)
-    ssize(line, (_TENTHS.get(z) or _tenth(z)) if type(z) is float and z else round(z, 1))
+    # (A zero or a non-float size skips the memo: see TENTHS.)
+    ssize(line, (TENTHS.get(z) or remember_tenth(z)) if type(z) is float and z else round(z, 1))
     sbold(line, bool(span.bold) and bool(text.strip()))
     return line
 

@@ -146,6 +146,23 @@ class Line:
         object.__setattr__(self, "bold", bold)
 
 
+#: ``round(size, 1)`` of the font sizes seen: a page repeats a few sizes, and
+#: rounding to a digit costs several dict look-ups (CPython rounds through
+#: a decimal string). Non-zero floats only: 0.0 and -0.0 (or 10 and 10.0)
+#: are one key but round to different values. A non-zero float never rounds
+#: to a false value (hence ``TENTHS.get(z) or remember_tenth(z)``) but below
+#: 0.05, which then misses the memo.
+TENTHS: dict[float, float] = {}
+
+
+def remember_tenth(z: float) -> float:
+    """``round(z, 1)``, kept in :data:`TENTHS` (emptied when it grows large)."""
+    if len(TENTHS) >= 4096:
+        TENTHS.clear()
+    r = TENTHS[z] = round(z, 1)
+    return r
+
+
 def line_facts(
     spans: Sequence[TextSpan], gaps: Sequence[bool] | None = None
 ) -> tuple[str, float, bool]:
@@ -186,12 +203,17 @@ def line_facts(
         text = "".join(texts)
     first = sizes[0]
     if sizes.count(first) == len(sizes):
-        size = round(first, 1)
+        # (A zero or a non-float size skips the memo: see TENTHS.)
+        size = (
+            (TENTHS.get(first) or remember_tenth(first))
+            if type(first) is float and first
+            else round(first, 1)
+        )
     else:
         by: dict[float, int] = {}
         get = by.get
         for t, z in zip(texts, sizes, strict=True):
-            key = round(z, 1)
+            key = (TENTHS.get(z) or remember_tenth(z)) if type(z) is float and z else round(z, 1)
             by[key] = get(key, 0) + len(t.strip())
         size = max(by, key=by.__getitem__)
     bolds = [s.bold for s in spans]

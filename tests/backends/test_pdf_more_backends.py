@@ -456,3 +456,28 @@ def test_pypdfium2_array_words_match_the_loop(pmlr: Path, monkeypatch: pytest.Mo
         docs.append(docparse.parse(pmlr, backend="pypdfium2").to_dict())
     assert docs[0] == docs[1]
     assert len(docs[0]["units"]) > 50
+
+
+def test_pypdfium2_page_text_as_pypdfium2_reads_it(pmlr: Path) -> None:
+    """The backend's page text (one kept buffer, doubled when a page needs
+    more) is pypdfium2's ``get_text_range`` on every page, a page after a
+    longer one included."""
+    _needs("pypdfium2")
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from docparse.backends import pypdfium2_calls
+
+    pdf = pypdfium2.PdfDocument(pmlr)
+    try:
+        pages = [pdf[k] for k in range(len(pdf))]
+        text_pages = [page.get_textpage() for page in pages]
+        expected = [t.get_text_range() for t in text_pages]
+        assert len({len(t) for t in expected}) > 2
+        # Longest first, then the rest: the kept buffer holds a longer page's text.
+        order = sorted(range(len(pages)), key=lambda k: -len(expected[k]))
+        for k in [*order, *reversed(order)]:
+            page_text = pypdfium2_calls.TextPage(text_pages[k].raw, raw)
+            assert page_text.get_text_range() == expected[k]
+    finally:
+        pdf.close()
