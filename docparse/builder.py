@@ -144,6 +144,13 @@ def file_hash(path: str | Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()[:16]
 
 
+def content_hash(data: bytes) -> str:
+    """:func:`file_hash` of a file whose bytes are ``data`` (read already)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
 def bucket_of(position: float) -> int:
     """Quartile (1-4) of a relative position in [0, 1]."""
     return min(4, int(position * 4) + 1)

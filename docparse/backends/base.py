@@ -10,6 +10,7 @@ here, where backends have always imported them from.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -41,9 +42,10 @@ from docparse.backends.preflight import (
     open_pymupdf,
     page_window,
     preflight,
+    read_pdf,
 )
 from docparse.backends.timelimit import TimeLimitKept
-from docparse.builder import build_document
+from docparse.builder import build_document, content_hash
 from docparse.model import Document, Format
 
 __all__ = [
@@ -72,6 +74,7 @@ __all__ = [
     "open_pymupdf",
     "page_window",
     "preflight",
+    "read_pdf",
 ]
 
 
@@ -89,11 +92,15 @@ class PdfBackend(ABC):
 
     Subclasses set ``name`` and ``config_class`` and implement
     :meth:`iter_pages`; a subclass without it cannot be instantiated.
+    ``in_memory_bytes``: a file up to this size is read once, into memory,
+    for the checks, the backend (:attr:`PdfInfo.data`) and the document hash;
+    0 (the default) for a backend that reads the file itself.
     """
 
     name: ClassVar[str] = "pdf"
     format: ClassVar[Format] = "pdf"
     config_class: ClassVar[type[Any]] = PdfConfig
+    in_memory_bytes: ClassVar[int] = 0
 
     @abstractmethod
     def iter_pages(self, path: Path, config: Any, info: PdfInfo) -> Iterator[PageContent]:
@@ -106,8 +113,6 @@ class PdfBackend(ABC):
         The title describes the document, not the pages read, so page 1 is
         read (text only) as a full parse would read it.
         """
-        import dataclasses
-
         first = dataclasses.replace(config, pages=(1, 1), tables=False)
         one = PdfInfo(info.n_pages, 0, 1)
         return assemble(self.iter_pages(path, first, one), first, path=path).title
@@ -118,9 +123,14 @@ class PdfBackend(ABC):
 
         path = Path(path)
         with TimeLimitKept():
-            info = preflight(path, config)
+            data = read_pdf(path, self.in_memory_bytes) if self.in_memory_bytes else None
+            info = preflight(path, config, data)
+            doc_id = None if data is None else content_hash(data)
+            del data
             ocr = OcrPass(path, config)
             result = assemble(ocr.pages(self.iter_pages(path, config, info)), config, path=path)
+            # The file's bytes go before the build (document_title reads the file itself).
+            info = dataclasses.replace(info, data=None)
             ocr.mark(result.drafts)
             title = result.title if info.first == 0 else self.document_title(path, config, info)
             flags = list(result.flags) + ocr.flags()
@@ -134,4 +144,5 @@ class PdfBackend(ABC):
                 n_pages=info.n_pages,
                 flags=flags,
                 pages=result.pages,
+                doc_id=doc_id,
             )

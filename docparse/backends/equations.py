@@ -68,6 +68,10 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _NUMBER = r"\(\s*(?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?\s*\)"
 _NUMBER_LINE = re.compile(_NUMBER)
 _NUMBERED = re.compile(rf"^\s*{_NUMBER}\s|\s{_NUMBER}\s*$")
+#: A relation between two sides of a formula.
+_RELATION = re.compile(
+    "[=<>\u2208\u2209\u2192\u21d2\u21d4\u221d\u223c\u2243\u2245\u2248\u2260-\u2265\u226a\u226b\u2282\u2286]"
+)
 _WEAK = re.compile(r"[\d\s.,;:()\[\]|'′″*-]+")
 
 
@@ -90,6 +94,12 @@ _PROSE = re.compile(r"[A-Za-z]{4,}")
 def _words(text: str) -> bool:
     """``text`` holds a word: two letters or more, of no math glyph, no operator name."""
     return any(not _OPERATOR.fullmatch(w) and not _MATH.search(w) for w in _WORD.findall(text))
+
+
+def _running_words(text: str) -> bool:
+    """``text`` holds words (:func:`_words`) beyond one or two of three letters at most."""
+    words = [w for w in _WORD.findall(text) if not _OPERATOR.fullmatch(w) and not _MATH.search(w)]
+    return len(words) > 2 or any(len(w) > 3 for w in words)
 
 
 def _prose(text: str) -> bool:
@@ -124,10 +134,18 @@ def _kind(line: Line) -> str:
     if _words(text) or not math:
         # Letters set in a math font are symbols (``xy`` in CMMI); in a text
         # font, two or more of them are a word of running text.
+        # Letters set in a text font smaller than its largest text on the line
+        # are sub- or superscript labels (``t_fb``, ``T_eff``, ``M_bh``), and on
+        # a line with a relation a word or two of three letters at most are
+        # units or joins (``yr``, ``or``): neither is running text. (Without a
+        # relation they stay words: ``λ [nm]`` is a figure's axis label,
+        # centred like a display; a table's ``km s`` keeps its row prose.)
+        spans = [s for s in line.spans if s.text.strip()]
+        script = 0.8 * max([s.size for s in spans if not is_math_font(s.font)], default=0.0)
         plain = "".join(
-            " " if is_math_font(s.font) else s.text for s in line.spans if s.text.strip()
+            " " if is_math_font(s.font) or 0 < s.size <= script else s.text for s in spans
         )
-        if _words(plain):
+        if _running_words(plain) if _RELATION.search(text) else _words(plain):
             return "text"
         if not math:
             math = _math_glyphs(line)

@@ -166,8 +166,11 @@ def mark_figure_text(pages: Sequence[PageItems], body: float, body_font: str) ->
                     found.append(it)
                     box = box.union(it.bbox)
             found.sort(key=lambda it: (round(it.bbox.y0 / 3), it.bbox.x0))
-            head = min(found, key=page.items.index)
             ids = {id(it) for it in found}
+            # The first of them in reading order, found by identity: Item compares
+            # by fields, and list.index would stop at an equal item that is not
+            # one of them (the same text drawn twice at one place).
+            head = next(it for it in page.items if id(it) in ids)
             joined = Item(
                 page.number,
                 box,

@@ -120,8 +120,8 @@ def body_font(pages: Sequence[PageItems]) -> str:
     return c.most_common(1)[0][0] if c else ""
 
 
-#: Roles of element streams' furniture, marked anywhere on the page.
-_FURNITURE_ROLES = frozenset(("header", "footer", "page_number"))
+#: Roles of furniture blocks (element streams', margin line numbers), marked anywhere on the page.
+_FURNITURE_ROLES = frozenset(("header", "footer", "page_number", "line_number"))
 
 
 def _page_margins(p: PageItems, in_body: list[Item]) -> tuple[list[tuple[Item, bool]], list[Item]]:
@@ -687,9 +687,15 @@ def _split_edge_line(p: PageItems, it: Item, marked: dict[str, list[Item]], top:
     it.lines = it.lines[1:] if top else it.lines[:-1]
     row = Item(it.page, head, (line,), like.size, like.bold, font=like.font)
     row.kind = "furniture"
-    at = p.items.index(it)
+    at = _position(p.items, it)
     p.items.insert(at if top else at + 1, row)
     return True
+
+
+def _position(items: list[Item], it: Item) -> int:
+    """Where ``it`` itself is in ``items``: ``list.index`` compares items
+    field by field, slowly, and would stop at an equal item before it."""
+    return next(i for i, o in enumerate(items) if o is it)
 
 
 def _split_edge_row(p: PageItems, it: Item, marked: dict[str, list[Item]], top: bool) -> bool:
@@ -744,5 +750,5 @@ def _split_row(p: PageItems, it: Item, cells: list[str], like: Item, top: bool) 
     it.bbox = rest
     row = Item(it.page, head, (" ".join(cells),), like.size, like.bold, font=like.font)
     row.kind = "furniture"
-    at = p.items.index(it)
+    at = _position(p.items, it)
     p.items.insert(at if top else at + 1, row)

@@ -85,10 +85,17 @@ def numbering(text: str) -> tuple[str, int]:
     ``2.1 Method``, ``("roman", 1)`` for ``II. MATH``, ``("letter", 1)`` for
     ``B. Footnotes``; ``("", 0)`` when unnumbered."""
     # Each number opens with a decimal digit (``\d``) or a capital A-Z: most
-    # text opens with neither and needs none of the four patterns.
+    # text opens with neither and needs none of the four patterns. After a
+    # capital, only a roman numeral's letter or a full stop or white space
+    # (``\s``, what str.isspace() reads) can go on to a number: most capitalised
+    # words need no pattern either.
     c = text[:1]
-    if not (c.isdecimal() or "A" <= c <= "Z"):
-        return "", 0
+    if not c.isdecimal():
+        if not "A" <= c <= "Z":
+            return "", 0
+        d = text[1:2]
+        if d != "." and not d.isspace() and c not in "IVXL":
+            return "", 0
     m = _DECIMAL.match(text)
     if m:
         return "decimal", m.group(1).count(".") + 1
@@ -283,24 +290,29 @@ def is_heading(
     if len(lines) > 3 or body <= 0:
         return False
     text = it.text
-    words = text.split(None, 18)  # a nineteenth part: more than 18 words, not split further
-    if not words or len(words) > 18:
-        return False
     size = it.size
     larger = size >= body * 1.12 and round(size * 2) / 2 not in body_sizes
     bold = it.bold and size >= body * 0.9
-    if not (larger or bold) and (
-        len(lines) > 2
-        or len(words) > 12
-        or text.endswith((".", ",", ";", ":"))
-        or size < body * 0.9  # a number in small type: a table note, an infobox's "1.67 m"
-    ):
-        return False  # only a numbered heading is left, and this is none
+    styled = larger or bold
+    if not styled:
+        # Only a numbered heading is left (most items): its gates before the
+        # word count, the number itself last of them.
+        if (
+            len(lines) > 2
+            or size < body * 0.9  # a number in small type: a table note, an infobox's "1.67 m"
+            or text.endswith((".", ",", ";", ":"))
+        ):
+            return False
+        scheme, depth = numbering(text)
+        if not scheme:
+            return False
+    words = text.split(None, 18)  # a nineteenth part: more than 18 words, not split further
+    if not words or len(words) > 18 or (not styled and len(words) > 12):
+        return False
     if not _three_letters(text):
         return False  # symbols of a formula set in a bold math font ("QN", "0 σµ")
-    scheme, depth = numbering(text)
-    if not (larger or bold or scheme):
-        return False
+    if styled:
+        scheme, depth = numbering(text)
     if text.endswith((".", ",", ";")) and not scheme and len(words) > 6:
         return False
     if CAPTION.match(text) or _BULLET_CHARS.match(text):

@@ -63,6 +63,7 @@ from docparse.backends.items import (
     new_item,
     superscripts,
 )
+from docparse.backends.line_numbers import split_line_numbers
 from docparse.backends.lines import union_boxes
 from docparse.backends.pages import (
     Assembly,
@@ -290,7 +291,8 @@ def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     tables = page.tables if config.tables else ()
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
-    blocks = join_number_blocks(gather_equations(page))
+    # Margin line numbers out first: glued into lines they break equations and paragraphs.
+    blocks = join_number_blocks(gather_equations(split_line_numbers(page)))
     # A line's marks do not depend on its block: the page's lines read at once
     # after the loop, all but those of one-line one-span blocks (a mark is a
     # span beside another on its line).

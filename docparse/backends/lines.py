@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from docparse.backends.pages import Block, Line, TextSpan, line_facts
+from docparse.backends.pages import TENTHS, Block, Line, TextSpan, line_facts, remember_tenth
 from docparse.model import BBox, CoordOrigin
 from docparse.text import LEADER_DOTS, dot_leader
 
@@ -30,13 +30,13 @@ def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any
 _new = object.__new__
 _BBOX_SET = _slot_setters(BBox, ("x0", "y0", "x1", "y1", "origin"))
 _SPAN_SET = _slot_setters(TextSpan, ("text", "bbox", "size", "bold", "font"))
-_LINE_SET = _slot_setters(Line, ("spans", "bbox", "_text", "_size", "_bold"))
+_LINE_SET = _slot_setters(Line, ("spans", "bbox", "text", "size", "bold"))
 _BLOCK_SET = _slot_setters(Block, ("lines", "bbox", "role"))
 #: Runs an iterator to its end, keeping nothing (the setters' ``map`` results are ``None``).
 _drain: Callable[[Iterable[object]], None] = collections.deque[object](maxlen=0).extend
 
 
-# The three makers below give the objects the dataclasses' own __init__ gives,
+# The makers below give the objects the dataclasses' own __init__ gives,
 # at about half the cost: a frozen dataclass sets each field through
 # object.__setattr__, and a page has thousands of runs, each with a box.
 # (tests/backends/test_lines.py checks them against the dataclasses.)
@@ -102,15 +102,9 @@ def new_spans(
 
 
 def new_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
-    """``Line(spans, bbox)``."""
-    line = _new(Line)
-    sspans, sbbox, stext, ssize, sbold = _LINE_SET
-    sspans(line, spans)
-    sbbox(line, bbox)
-    stext(line, None)
-    ssize(line, None)
-    sbold(line, None)
-    return line
+    """``Line(spans, bbox)``: its text, size and bold worked out as its
+    ``__post_init__`` does (see :func:`make_line`)."""
+    return make_line(spans, bbox)
 
 
 def new_block(lines: tuple[Line, ...], bbox: BBox) -> Block:
@@ -504,11 +498,11 @@ def _piece_line(
 
 
 def make_line(spans: tuple[TextSpan, ...], bbox: BBox) -> Line:
-    """``Line(spans, bbox)`` with its text, size and bold set as it is made.
+    """``Line(spans, bbox)``, without the dataclass's ``__init__``.
 
-    They are what :class:`~docparse.backends.pages.Line`'s properties work
-    out (the assembly reads all three of nearly every line), in one pass
-    over the spans instead of three.
+    Its text, size and bold are what :class:`~docparse.backends.pages.Line`'s
+    ``__post_init__`` sets (:func:`~docparse.backends.pages.line_facts`); a
+    line of one span takes them off the span at no cost.
     """
     if len(spans) == 1:
         return _one_span_line(spans[0], bbox)
@@ -527,27 +521,11 @@ def _facts_line(spans: tuple[TextSpan, ...], bbox: BBox, spaces: list[bool] | No
     return line
 
 
-#: ``round(size, 1)`` of the font sizes seen: a page repeats a few sizes, and
-#: rounding to a digit costs several dict look-ups (CPython rounds through
-#: a decimal string). Non-zero floats only: 0.0 and -0.0 (or 10 and 10.0)
-#: are one key but round to different values. A non-zero float never rounds
-#: to a false value (the ``or``) but below 0.05, which then misses the memo.
-_TENTHS: dict[float, float] = {}
-
-
-def _tenth(z: float) -> float:
-    """``round(z, 1)``, kept in :data:`_TENTHS` (emptied when it grows large)."""
-    if len(_TENTHS) >= 4096:
-        _TENTHS.clear()
-    r = _TENTHS[z] = round(z, 1)
-    return r
-
-
 def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
     """The line of one span (its box unless ``bbox``), its text, size and
-    bold already set: what :class:`~docparse.backends.pages.Line`'s
-    properties work out for one span (its text; its size to 0.1 pt; bold
-    when it is bold and not blank), at no cost."""
+    bold set as :class:`~docparse.backends.pages.Line` sets them for one span
+    (its text; its size to 0.1 pt; bold when it is bold and not blank), at no
+    cost."""
     line = _new(Line)
     sspans, sbbox, stext, ssize, sbold = _LINE_SET
     sspans(line, (span,))
@@ -555,8 +533,8 @@ def _one_span_line(span: TextSpan, bbox: BBox | None = None) -> Line:
     text = span.text
     stext(line, text)
     z = span.size
-    # (A zero or a non-float size skips the memo: see _TENTHS.)
-    ssize(line, (_TENTHS.get(z) or _tenth(z)) if type(z) is float and z else round(z, 1))
+    # (A zero or a non-float size skips the memo: see TENTHS.)
+    ssize(line, (TENTHS.get(z) or remember_tenth(z)) if type(z) is float and z else round(z, 1))
     sbold(line, bool(span.bold) and bool(text.strip()))
     return line
 
@@ -588,11 +566,7 @@ def union_boxes(boxes: Sequence[BBox]) -> BBox:
 def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
     """Group lines into blocks: vertically adjacent, overlapping in x, same size."""
     order = sorted(lines, key=_top_left)
-    # The sizes lines_from_spans set as it made the lines, read past the
-    # property (a Python call a line); a line made otherwise works its out.
     sizes = list(map(_line_size, order))
-    if None in sizes:
-        sizes = [ln.size for ln in order]
     # Lines come top down, so a block whose last line ends more than the widest
     # allowed gap above the current line can take no later line either. (The
     # largest size, at least 1: max() of max(size, 1.0) a line, NaN alike.)
@@ -641,4 +615,4 @@ def blocks_from_lines(lines: list[Line]) -> tuple[Block, ...]:
 
 
 _top_left = operator.attrgetter("bbox.y0", "bbox.x0")
-_line_size = operator.attrgetter("_size")
+_line_size = operator.attrgetter("size")

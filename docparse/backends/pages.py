@@ -85,6 +85,7 @@ BlockRole = Literal[
     "header",
     "footer",
     "page_number",
+    "line_number",
 ]
 
 #: unstructured element categories -> block roles (``None``: let layout decide).
@@ -123,50 +124,49 @@ class TextSpan:
 class Line:
     """One visual line: spans left to right.
 
-    ``text``, ``size`` and ``bold`` are read many times per line by the layout
-    assembly (block splitting, headings, furniture, footnotes), so each is
-    worked out once, on first use, and kept (the line is immutable).
+    ``text`` is the span texts joined, a space inserted where spans leave a
+    gap; ``size`` the font size of most characters; ``bold`` whether every
+    non-blank span is bold (see :func:`line_facts`). The three are worked out
+    once, as the line is made (the line is immutable), and kept as plain
+    fields: the layout assembly reads them hundreds of thousands of times a
+    document (block splitting, headings, furniture, footnotes), and a field
+    costs a fraction of a property's call.
     """
 
     spans: tuple[TextSpan, ...]
     bbox: BBox
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
-    _size: float | None = field(default=None, init=False, repr=False, compare=False)
-    _bold: bool | None = field(default=None, init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)
+    size: float = field(init=False, repr=False, compare=False)
+    bold: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def text(self) -> str:
-        """Span texts joined; a space is inserted where spans leave a gap."""
-        if self._text is not None:
-            return self._text
-        return self._settle()[0]
+    def __post_init__(self) -> None:
+        text, size, bold = line_facts(self.spans)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "bold", bold)
 
-    @property
-    def size(self) -> float:
-        """Font size of most characters in the line."""
-        if self._size is not None:
-            return self._size
-        return self._settle()[1]
 
-    @property
-    def bold(self) -> bool:
-        """True when every non-blank span is bold."""
-        if self._bold is not None:
-            return self._bold
-        return self._settle()[2]
+#: ``round(size, 1)`` of the font sizes seen: a page repeats a few sizes, and
+#: rounding to a digit costs several dict look-ups (CPython rounds through
+#: a decimal string). Non-zero floats only: 0.0 and -0.0 (or 10 and 10.0)
+#: are one key but round to different values. A non-zero float never rounds
+#: to a false value (hence ``TENTHS.get(z) or remember_tenth(z)``) but below
+#: 0.05, which then misses the memo.
+TENTHS: dict[float, float] = {}
 
-    def _settle(self) -> tuple[str, float, bool]:
-        facts = line_facts(self.spans)
-        object.__setattr__(self, "_text", facts[0])
-        object.__setattr__(self, "_size", facts[1])
-        object.__setattr__(self, "_bold", facts[2])
-        return facts
+
+def remember_tenth(z: float) -> float:
+    """``round(z, 1)``, kept in :data:`TENTHS` (emptied when it grows large)."""
+    if len(TENTHS) >= 4096:
+        TENTHS.clear()
+    r = TENTHS[z] = round(z, 1)
+    return r
 
 
 def line_facts(
     spans: Sequence[TextSpan], gaps: Sequence[bool] | None = None
 ) -> tuple[str, float, bool]:
-    """A line's text, size and bold from its spans (:class:`Line`'s properties).
+    """A line's text, size and bold from its spans (:class:`Line`'s fields of those names).
 
     Text: the span texts joined, with a space where two spans leave a gap wider
     than 0.15 of the larger size (at least 1) and neither side has one. Size:
@@ -203,12 +203,17 @@ def line_facts(
         text = "".join(texts)
     first = sizes[0]
     if sizes.count(first) == len(sizes):
-        size = round(first, 1)
+        # (A zero or a non-float size skips the memo: see TENTHS.)
+        size = (
+            (TENTHS.get(first) or remember_tenth(first))
+            if type(first) is float and first
+            else round(first, 1)
+        )
     else:
         by: dict[float, int] = {}
         get = by.get
         for t, z in zip(texts, sizes, strict=True):
-            key = round(z, 1)
+            key = (TENTHS.get(z) or remember_tenth(z)) if type(z) is float and z else round(z, 1)
             by[key] = get(key, 0) + len(t.strip())
         size = max(by, key=by.__getitem__)
     bolds = [s.bold for s in spans]

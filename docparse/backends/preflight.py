@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,24 +34,26 @@ NO_TEXT_LAYER = "no_text_layer"
 _TAIL = 4096
 
 
-def check_pdf_file(path: Path) -> None:
+def check_pdf_file(path: Path, data: bytes | None = None) -> None:
     """Reject files that are not PDFs or are cut short, before any library sees them.
 
     PDF libraries silently "repair" a truncated file and return whatever
     pages they can rebuild, so a cut-off download would look like a short
     document. A PDF must start with ``%PDF-`` (within the first KB, as the
     spec allows leading junk) and end with ``%%EOF`` (within the last 4 KB).
+    ``data``: the file's bytes, when they were read already (see :func:`read_pdf`).
     """
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as fh:
-            head = fh.read(1024)
-            fh.seek(max(0, size - _TAIL))
-            tail = fh.read()
-    except OSError as exc:
-        raise ParseError(
-            path, f"{path} cannot be read: {cause_text(exc, path)}", cause=exc
-        ) from exc
+    if data is not None:
+        size, head, tail = len(data), data[:1024], data[max(0, len(data) - _TAIL) :]
+    else:
+        try:
+            size = path.stat().st_size
+            with path.open("rb") as fh:
+                head = fh.read(1024)
+                fh.seek(max(0, size - _TAIL))
+                tail = fh.read()
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
     if size == 0:
         raise EmptyDocumentError(path, f"{path} is empty (0 bytes)")
     if b"%PDF-" not in head:
@@ -62,13 +64,36 @@ def check_pdf_file(path: Path) -> None:
         )
 
 
+def _unreadable(path: Path, exc: OSError) -> ParseError:
+    return ParseError(path, f"{path} cannot be read: {cause_text(exc, path)}", cause=exc)
+
+
+def read_pdf(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` when it holds at most ``limit`` bytes, else ``None``.
+
+    Read once, they serve the checks (:func:`preflight`), a backend that
+    parses from memory (:attr:`PdfInfo.data`) and the document hash, in place
+    of a read each. :class:`ParseError` when the file cannot be read.
+    """
+    try:
+        if path.stat().st_size > limit:
+            return None
+        return path.read_bytes()
+    except OSError as exc:
+        raise _unreadable(path, exc) from exc
+
+
 @dataclass(frozen=True, slots=True)
 class PdfInfo:
-    """Facts from :func:`preflight`: page count and the 0-based pages to read."""
+    """Facts from :func:`preflight`: page count and the 0-based pages to read.
+
+    ``data``: the file's bytes when the parse read them once (:func:`read_pdf`).
+    """
 
     n_pages: int
     first: int
     last: int  # exclusive
+    data: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def page_indices(self) -> range:
@@ -159,17 +184,30 @@ def _checked_document() -> Any:
     return type("CheckedDocument", (pymupdf.Document,), {"_loadOutline": lambda self: None})
 
 
-def preflight(path: Path, config: PdfConfig) -> PdfInfo:
+def _open_checked(path: Path, data: bytes | None) -> Any:
+    """``path`` opened for the checks, from ``data`` when given."""
+    if data is not None:
+        try:
+            return _checked_document()(stream=data, filetype="pdf")
+        except (RuntimeError, ValueError):
+            # Opened again from the path, for the error PyMuPDF gives a file
+            # (from memory it says only "Failed to open stream").
+            pass
+    return _checked_document()(path, filetype="pdf")
+
+
+def preflight(path: Path, config: PdfConfig, data: bytes | None = None) -> PdfInfo:
     """Check a PDF with PyMuPDF (a core dependency) before a backend parses it.
 
     Raises :class:`CorruptDocumentError` (not a PDF, truncated, unreadable,
     a page box larger than :data:`MAX_PAGE_SIDE`),
     :class:`EncryptedDocumentError` (no or wrong password),
-    :class:`EmptyDocumentError` (zero pages). Returns the page window.
+    :class:`EmptyDocumentError` (zero pages). Returns the page window, with
+    ``data`` (the file's bytes, when read already: :func:`read_pdf`) in it.
     """
-    check_pdf_file(path)
+    check_pdf_file(path, data)
     try:
-        doc = _checked_document()(path, filetype="pdf")
+        doc = _open_checked(path, data)
     except (RuntimeError, ValueError) as exc:  # pymupdf.FileDataError is a RuntimeError
         raise CorruptDocumentError(
             path, f"{path} cannot be opened as a PDF: {cause_text(exc, path)}", cause=exc
@@ -189,7 +227,7 @@ def preflight(path: Path, config: PdfConfig) -> PdfInfo:
             ) from exc
         info = page_window(path, n_pages, config.pages)
         check_page_sizes(path, doc, info)
-        return info
+        return info if data is None else replace(info, data=data)
     finally:
         doc.close()
 

@@ -194,6 +194,7 @@ class Pypdfium2Backend(PdfBackend):
 
     name: ClassVar[str] = "pypdfium2"
     config_class: ClassVar[type[Any]] = Pypdfium2Config
+    in_memory_bytes: ClassVar[int] = IN_MEMORY_BYTES
 
     def __init__(self) -> None:
         self._pdfium = load_pypdfium2()
@@ -201,13 +202,17 @@ class Pypdfium2Backend(PdfBackend):
 
     def iter_pages(self, path: Path, config: Any, info: PdfInfo) -> Iterator[PageContent]:
         pdfium = self._pdfium
-        try:
-            small = path.stat().st_size <= IN_MEMORY_BYTES
-            source = path.read_bytes() if small else str(path)
-        except OSError as exc:
-            raise ParseError(
-                path, f"{path} cannot be read: {cause_text(exc, path)}", cause=exc
-            ) from exc
+        source: bytes | str
+        if info.data is not None:
+            source = info.data  # read once by the parse (PdfBackend.in_memory_bytes)
+        else:
+            try:
+                small = path.stat().st_size <= IN_MEMORY_BYTES
+                source = path.read_bytes() if small else str(path)
+            except OSError as exc:
+                raise ParseError(
+                    path, f"{path} cannot be read: {cause_text(exc, path)}", cause=exc
+                ) from exc
         try:
             pdf = pdfium.PdfDocument(source, password=config.password)
         except pdfium.PdfiumError as exc:

@@ -21,7 +21,8 @@ import numpy.typing as npt
 
 #: The base class of every ctypes function pointer (pypdfium2's bindings are such pointers).
 _CFUNC: type = ctypes.CFUNCTYPE(None).__mro__[1]
-#: The rectangle slots of the thread's last :class:`TextCalls` (see :meth:`TextCalls.rects`).
+#: The rectangle slots of the thread's last :class:`TextCalls` (see :meth:`TextCalls.rects`)
+#: and its page-text buffer (see :func:`_text_buffer`).
 _KEPT = threading.local()
 #: Runs an iterator to its end, keeping nothing.
 _drain: Callable[[Iterable[object]], None] = collections.deque[object](maxlen=0).extend
@@ -209,9 +210,26 @@ class TextPage:
         while (end := to_text(handle, last)) == -1:
             last -= 1
         size = end + 2 - start  # with the NUL PDFium writes
-        buffer = (ctypes.c_ushort * size)()
-        written = raw.FPDFText_GetText(handle, first, last + 1 - first, buffer)
+        written = raw.FPDFText_GetText(handle, first, last + 1 - first, _text_buffer(size))
+        # A failed call (nothing written) reads a new buffer, as pypdfium2's does.
+        buffer = _KEPT.text if written >= 1 else (ctypes.c_ushort * size)()
         return codecs.decode(memoryview(buffer)[: written - 1], "utf-16-le", errors)
+
+
+def _text_buffer(size: int) -> Any:
+    """The thread's buffer of UTF-16 units for a page text, made longer when
+    it holds fewer than ``size``.
+
+    A buffer of each page's own size makes a new ctypes array type nearly
+    every page (about 9 us; ctypes lets an unused one go); one kept buffer,
+    doubled when a page needs more, makes a few in a run. The text is copied
+    out (decoded) before the next page writes into it.
+    """
+    buffer = getattr(_KEPT, "text", None)
+    if buffer is None or len(buffer) < size:
+        buffer = (ctypes.c_ushort * max(size, 8192, 2 * len(buffer) if buffer is not None else 0))()
+        _KEPT.text = buffer
+    return buffer
 
 
 def ulong(calls: TextCalls, n: int) -> Any:

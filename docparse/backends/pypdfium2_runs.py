@@ -44,6 +44,8 @@ def _shown(text: str) -> str:
 
 
 _NAME = operator.itemgetter(0)
+#: A string's last character ('' for '').
+_LAST = operator.itemgetter(slice(-1, None))
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: A line break of PDFium's text before a line's first character.
 _LINE_START = re.compile("\n(?=[^ \r\n])")
@@ -393,13 +395,22 @@ class _Runs:
         handles, run over all characters by ``map``); each font of the page
         is then asked its name and flags once, through one of its characters.
         Font handles are the page's: they are not kept past it.
+
+        Equal fonts are one tuple (two handles of one name and flags give the
+        first's), so that the runs' fonts compare by identity
+        (``operator.is_not``, ``id``): a tuple comparison a run cost more than
+        a third of :func:`_unseen_stretches` on a page of thousands of runs.
         """
         calls, handle = self.calls, self.handle
         objects = map(calls.text_object, itertools.repeat(handle), chars)
         fonts = list(map(calls.object_font, objects))
         # Each font asked through its first character (a page has a few fonts:
         # a scan for each costs less than a dict entry a run).
-        known = {font: self._font_info(chars[fonts.index(font)]) for font in set(fonts)}
+        one: dict[tuple[str, int], tuple[str, int]] = {}
+        known = {}
+        for font in set(fonts):
+            info = self._font_info(chars[fonts.index(font)])
+            known[font] = one.setdefault(info, info)
         return list(map(known.__getitem__, fonts))
 
     def _font_info(self, char: int) -> tuple[str, int]:
@@ -512,7 +523,8 @@ def _unseen_stretches(
     n = len(fonts)
     if not n:
         return []
-    firsts = [0, *itertools.compress(range(1, n), map(operator.ne, fonts[1:], fonts))]
+    # Equal fonts are one object (see _Runs.fonts).
+    firsts = [0, *itertools.compress(range(1, n), map(operator.is_not, fonts[1:], fonts))]
     ends = [*firsts[1:], n]
     heads = list(map(fonts.__getitem__, firsts))
     for font in set(heads).difference(known):
@@ -573,8 +585,9 @@ def _spans(
     n = len(stripped)
     box = reader.boxes[:n]
     # A run that ends in a space (PDFium's generated word gap), or before a
-    # blank run, ends a word.
-    spaced = list(map(operator.ne, map(len, shown), map(len, map(str.rstrip, shown))))
+    # blank run, ends a word. (Its last character is one for str.rstrip: one
+    # test of a one-character slice instead of a strip and two lengths.)
+    spaced = list(map(str.isspace, map(_LAST, shown)))
     if not all(stripped):
         spaced = list(map(operator.or_, spaced, [*map(operator.not_, stripped[1:]), False]))
         keep = stripped  # the non-blank runs
@@ -643,8 +656,8 @@ def _array_words(
     words' edges come back as four arrays.
     """
     n = len(texts)
-    ids: dict[tuple[str, int], int] = {}
-    font = np.fromiter(map(ids.setdefault, fonts, itertools.count()), np.int64, n)
+    # Equal fonts are one object (see _Runs.fonts): its id tells them apart.
+    font = np.fromiter(map(id, fonts), np.int64, n)
     size = np.array(sizes, np.float64)
     x0, b, x1, t = box.T
     h = t - b
@@ -721,7 +734,7 @@ def _word_starts(
         x0, pb, px1, pt = x0s[i], bs[k], x1s[k], ts[k]
         # PDF space: b is the bottom, t the top.
         if (
-            fonts[i] == fonts[k]
+            fonts[i] is fonts[k]
             and size == sizes[k]
             and x0s[k] <= x0
             and px1 <= x1s[i]

@@ -218,6 +218,7 @@ _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?$")
 
 
 #: A word of running text: letters only, with inner hyphens or apostrophes.
+_DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"^[^\W\d_]+(?:[-'’][^\W\d_]+)*[,.;:]?$")
 
 
@@ -233,8 +234,11 @@ def rows_across(words: Iterable[Word], box: Sequence[float], x: float) -> bool:
     A table reaching past the middle of the page (its last column over a
     one-column page's centre line) is one table, not a table in one page
     column beside the other column's lines: every row with words beyond
-    ``x`` has words before it on the same baseline, at least three rows do,
-    so do 80% of the rows before ``x``, and no piece beyond holds more than
+    ``x`` has words before it on the same baseline (but the rows above the
+    first with words before ``x``: the value columns' heads, with no stub
+    head over the labels), at least three rows do,
+    so do 80% of the rows before ``x`` (of those holding a digit, when three
+    or more do), and no piece beyond holds more than
     four words of letters (cells and spanning headers such as ``Less than
     $10,000– $15,000– ...``, not the other column's prose). A word is on
     the side of ``x`` its centre lies on.
@@ -244,7 +248,8 @@ def rows_across(words: Iterable[Word], box: Sequence[float], x: float) -> bool:
     if not inside:
         return False
     min_gap = phrase_gap(inside)
-    near = far = both = 0
+    near = far = both = labels = 0
+    heads = True
     for row in baseline_rows(inside):
         before = [w for w in row if (w[0] + w[2]) / 2 < x]
         beyond = [w for w in row if (w[0] + w[2]) / 2 >= x]
@@ -252,7 +257,14 @@ def rows_across(words: Iterable[Word], box: Sequence[float], x: float) -> bool:
             sum(_WORD.match(w[4]) is not None for w in p) > 4 for p in row_phrases(beyond, min_gap)
         ):
             return False
+        heads = heads and not before
+        if heads:
+            continue  # column heads over the value columns, above the stub's first line
         near += bool(before)
         far += bool(beyond)
         both += bool(before and beyond)
-    return far >= 3 and both == far and both >= 0.8 * near
+        labels += bool(before) and not beyond and not any(_DIGIT.search(w[4]) for w in before)
+    # Label-only rows (``Current liabilities:``, a long label's first line)
+    # have nothing beyond in a statement either: the rows of values are weighed.
+    valued = near - labels
+    return far >= 3 and both == far and both >= 0.8 * (valued if valued >= 3 else near)

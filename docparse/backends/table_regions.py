@@ -224,9 +224,12 @@ def caption_blocks(rows: Sequence[tuple[Sequence[float], str]]) -> list[tuple[fl
 
     ``rows`` are text rows ``(bbox, text)``, one per baseline. A caption
     (:data:`TABLE_CAPTION`) wrapped over two or three lines goes on right
-    under itself, at its line spacing and type size, never left of its start
-    and alone on its baseline (``Table A-3. Number and percentage ... by content`` / ``domain and
-    process: 2011``). Read as the top row of the table below, the wrapped
+    under itself, at its line spacing and type size, never left of its start,
+    starting in its first half or centred under it, and alone on its baseline
+    (``Table A-3. Number and percentage ... by content`` / ``domain and
+    process: 2011``); a column head under a short caption is none (``2024``
+    right of ``Table 1. Balance Sheets``, ``2023`` and ``2022`` beyond its end).
+    Read as the top row of the table below, the wrapped
     line would be a header and hide the table's columns.
     """
     ordered = sorted(rows, key=lambda r: (r[0][1], r[0][0]))
@@ -245,7 +248,13 @@ def caption_blocks(rows: Sequence[tuple[Sequence[float], str]]) -> list[tuple[fl
                 b is not nb and abs((b[1] + b[3]) / 2 - mid) < 0.3 * height and b[0] < block[2]
                 for b, _ in ordered
             )
-            if not (tight and same_size and alone and nb[0] >= box[0] - 2):
+            # A wrapped line starts at the caption's left edge or its hanging
+            # indent (in its first half), or is centred under a centred one; a
+            # column head under a short caption starts further right (its
+            # fellow heads right of the caption's end, where ``alone`` looks not).
+            half = (box[2] - box[0]) / 2
+            under = nb[0] <= box[0] + half or abs(nb[0] + nb[2] - box[0] - box[2]) <= 0.2 * half
+            if not (tight and same_size and alone and under and nb[0] >= box[0] - 2):
                 break
             block = [block[0], block[1], max(block[2], nb[2]), nb[3]]
         out.append(tuple(block))

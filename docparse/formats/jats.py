@@ -81,10 +81,9 @@ declaration during parsing, which is reported as
 
 from __future__ import annotations
 
-import html.entities
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
@@ -101,23 +100,20 @@ from docparse.formats._encoding import read_source
 from docparse.formats._floats import FloatQueue
 from docparse.formats._grid import cells_to_table, span_value
 from docparse.formats._jats_refs import _references
+from docparse.formats._jats_tables import _table_wrap
+from docparse.formats._jats_text import _Inline, _InlineText
 from docparse.formats._jats_xml import (
     _BACK_SECTIONS,
     _FLOATS,
     _SILENT,
-    _SPACED,
     _SPLITTERS,
-    _XLINK_HREF,
-    _ids,
     _internal_entities,
     _local,
     _raw,
     safe_xml_parser,
 )
-from docparse.formats._math import tex_math_to_text
 from docparse.model import (
     Annotation,
-    AnnotationKind,
     Document,
     UnitKind,
 )
@@ -159,153 +155,19 @@ class JatsConfig(ParserConfig):
 # --------------------------------------------------------------------------- walker
 
 
-@dataclass(slots=True)
-class _Inline:
-    """Collects what inline rendering finds besides text."""
+class _Walker(DraftList, _InlineText):
+    """Turns one parsed JATS tree into drafts. One instance per parse.
 
-    annotations: list[Annotation] = field(default_factory=list)
-    floats: list[etree._Element] = field(default_factory=list)
-
-
-class _Walker(DraftList):
-    """Turns one parsed JATS tree into drafts. One instance per parse."""
+    The inline text rendering is :class:`~docparse.formats._jats_text._InlineText`'s,
+    a ``table-wrap`` is :func:`~docparse.formats._jats_tables._table_wrap`'s.
+    """
 
     def __init__(self, path: Path, config: JatsConfig, entities: dict[str, str]) -> None:
-        super().__init__()
-        self.path = path
+        DraftList.__init__(self)
+        _InlineText.__init__(self, path, entities, config.max_entity_chars)
         self.config = config
-        self.entities = entities
-        self.entity_budget = config.max_entity_chars
-        self.flags: set[str] = set()
         #: floats-group members by id, waiting for their first reference.
         self.waiting: FloatQueue[etree._Element] = FloatQueue()
-
-    # ----------------------------------------------------------------- text
-
-    def _entity(self, name: str) -> str:
-        if name in self.entities:
-            value = self.entities[name]
-            self.entity_budget -= len(value)
-            if self.entity_budget < 0:
-                raise UnsafeInputError(
-                    self.path,
-                    "entity expansion exceeds the limit of "
-                    f"{self.config.max_entity_chars} characters (entity bomb?)",
-                )
-            return value
-        char = html.entities.html5.get(name + ";")
-        if char is not None:
-            return char
-        self.flags.add("unresolved_entities")
-        return ""
-
-    def text(self, el: etree._Element, ctx: _Inline, *, top: bool = True) -> str:
-        """Flattened text of ``el`` (its tail excluded)."""
-        parts: list[str] = []
-        self._text_into(el, ctx, parts, top=top)
-        return "".join(parts)
-
-    def _children_text(self, el: etree._Element, ctx: _Inline, parts: list[str]) -> None:
-        if el.text:
-            parts.append(el.text)
-        for child in el:
-            if isinstance(child, etree._Entity):
-                parts.append(self._entity(str(child.name)))
-            else:
-                self._text_into(child, ctx, parts, top=False)
-            if child.tail:
-                parts.append(child.tail)
-
-    def _text_into(self, el: etree._Element, ctx: _Inline, parts: list[str], *, top: bool) -> None:
-        tag = _local(el)
-        if not top:
-            if tag in _FLOATS:
-                ctx.floats.append(el)
-                return
-            if tag in _SILENT or not tag:
-                return
-        spaced = tag in _SPACED
-        if spaced:
-            parts.append(" ")
-        if tag == "xref":
-            start = len(parts)
-            self._children_text(el, ctx, parts)
-            visible = clean_text("".join(parts[start:]))
-            ref_type = el.get("ref-type", "")
-            kind: AnnotationKind = (
-                "cite"
-                if ref_type == "bibr"
-                else "footnote"
-                if ref_type in ("fn", "table-fn")
-                else "ref"
-            )
-            for rid in _ids(el):
-                ctx.annotations.append(Annotation(kind, rid, visible))
-        elif tag in ("ext-link", "uri", "self-uri"):
-            start = len(parts)
-            self._children_text(el, ctx, parts)
-            target = el.get(_XLINK_HREF) or clean_text("".join(parts[start:]))
-            if target:
-                ctx.annotations.append(
-                    Annotation("url", target, clean_text("".join(parts[start:])))
-                )
-        elif tag == "break":
-            pass
-        elif tag == "alternatives":
-            chosen = self._choose_alternative(el)
-            if chosen is not None:
-                self._text_into(chosen, ctx, parts, top=False)
-        elif tag == "tex-math":
-            parts.append(" " + tex_math_to_text(self._plain(el)) + " ")
-        elif tag == "math":
-            parts.append(" " + self._mathml(el) + " ")
-        else:
-            self._children_text(el, ctx, parts)
-        if spaced:
-            parts.append(" ")
-
-    def _plain(self, el: etree._Element) -> str:
-        """All character data under ``el`` (entities resolved), no rules."""
-        parts: list[str] = []
-        if el.text:
-            parts.append(el.text)
-        for child in el:
-            if isinstance(child, etree._Entity):
-                parts.append(self._entity(str(child.name)))
-            elif _local(child):
-                parts.append(self._plain(child))
-            if child.tail:
-                parts.append(child.tail)
-        return "".join(parts)
-
-    def _mathml(self, el: etree._Element) -> str:
-        """MathML as the text of its tokens; operators spaced, fractions split."""
-        tag = _local(el)
-        if tag in ("annotation", "annotation-xml"):
-            return ""
-        if tag in ("mi", "mn", "mtext", "ms"):
-            return self._plain(el)
-        if tag == "mo":
-            op = clean_text(self._plain(el))
-            return f" {op} " if op not in ("(", ")", "[", "]", "{", "}", "|") else op
-        if tag == "semantics":
-            first = next((c for c in el if _local(c)), None)
-            return self._mathml(first) if first is not None else ""
-        sep = " " if tag in ("mfrac", "mtr", "mtable", "mtd") else ""
-        body = sep.join(self._mathml(c) for c in el if _local(c))
-        return clean_text(body) if tag == "math" else body
-
-    @staticmethod
-    def _choose_alternative(el: etree._Element) -> etree._Element | None:
-        children = [c for c in el if _local(c)]
-        for want in ("table", "math", "tex-math", "textual-form"):
-            for c in children:
-                if _local(c) == want:
-                    return c
-        for c in children:
-            if _local(c) not in _SILENT:
-                return c
-        return None
 
     # ----------------------------------------------------------------- drafts
 
@@ -346,7 +208,7 @@ class _Walker(DraftList):
         elif tag in ("list", "def-list"):
             self.list_(el, section)
         elif tag == "table-wrap":
-            self.table_wrap(el, section)
+            _table_wrap(self, el, section)
         elif tag in ("table-wrap-group", "fig-group"):
             self.caption(el, section)
             self.blocks(el, section, kind)
@@ -547,104 +409,6 @@ class _Walker(DraftList):
         self.floats(ctx.floats, section)
         return i
 
-    def table_wrap(self, el: etree._Element, section: tuple[str, ...]) -> None:
-        ctx = _Inline()
-        caption, cap_raw = self._caption_text(el, ctx)
-        tables = [t for t in el.iter("{*}table") if self._owner(t) is el]
-        rows: list[list[tuple[str, int, int]]] = []
-        n_header = 0
-        cell_ctx = _Inline()
-        for ti, table in enumerate(tables):
-            for group, row_els in self._row_groups(table):
-                for tr in row_els:
-                    cells = [c for c in tr if _local(c) in ("td", "th")]
-                    rows.append(
-                        [
-                            (
-                                self.text(c, cell_ctx),
-                                span_value(c.get("rowspan")),
-                                span_value(c.get("colspan")),
-                            )
-                            for c in cells
-                        ]
-                    )
-                    if ti == 0 and group == "thead":
-                        n_header += 1
-        if tables and n_header == 0:
-            n_header = self._leading_th_rows(tables[0])
-        foot_texts: list[tuple[str, str, list[Annotation]]] = []
-        for foot in el.iter("{*}table-wrap-foot"):
-            for item in foot:
-                tag = _local(item)
-                items = [f for f in item if _local(f) == "fn"] if tag == "fn-group" else [item]
-                for fn in items:
-                    if not _local(fn) or _local(fn) in ("title", "label"):
-                        continue
-                    fctx = _Inline()
-                    text = clean_text(self.text(fn, fctx))
-                    if text:
-                        foot_texts.append((text, _raw(fn), self._label_ann(fn) + fctx.annotations))
-        label_el = el.find("label")
-        visible_label = clean_text(self.text(label_el, _Inline())) if label_el is not None else ""
-        table = cells_to_table(
-            rows,
-            n_header_rows=n_header,
-            caption=caption or None,
-            label=el.get("id") or visible_label or None,
-            footnotes=[t for t, _, _ in foot_texts],
-            max_span=self.config.max_span,
-        )
-        if not tables:
-            self.flags.add("table_without_cells")
-        ti = self.add(
-            "table",
-            "",
-            _raw(el),
-            section,
-            table=table,
-            annotations=self._label_ann(el) + cell_ctx.annotations,
-        )
-        if caption:
-            ci = self.add("caption", caption, cap_raw, section, annotations=ctx.annotations)
-            self.link(ti, ci)
-        for text, raw, anns in foot_texts:
-            fi = self.add("footnote", text, raw, section, annotations=anns)
-            self.link(ti, fi)
-        self.floats(ctx.floats + cell_ctx.floats, section)
-
-    @staticmethod
-    def _owner(table: etree._Element) -> etree._Element | None:
-        node = table.getparent()
-        while node is not None and _local(node) != "table-wrap":
-            node = node.getparent()
-        return node
-
-    @staticmethod
-    def _row_groups(table: etree._Element) -> list[tuple[str, list[etree._Element]]]:
-        groups: list[tuple[str, list[etree._Element]]] = []
-        loose: list[etree._Element] = []
-        for child in table:
-            tag = _local(child)
-            if tag in ("thead", "tbody", "tfoot"):
-                groups.append((tag, [r for r in child if _local(r) == "tr"]))
-            elif tag == "tr":
-                loose.append(child)
-        if loose:
-            groups.append(("tbody", loose))
-        # tfoot may precede tbody in the source; it reads last.
-        return [g for g in groups if g[0] != "tfoot"] + [g for g in groups if g[0] == "tfoot"]
-
-    @staticmethod
-    def _leading_th_rows(table: etree._Element) -> int:
-        n = 0
-        for tr in table.iter("{*}tr"):
-            cells = [c for c in tr if _local(c) in ("td", "th")]
-            if cells and all(_local(c) == "th" for c in cells):
-                n += 1
-            else:
-                break
-        return n
-
     # ----------------------------------------------------------------- document
 
     # Over the C901 limit on purpose: front, body and back matter of an article, one branch each.
@@ -717,9 +481,6 @@ class _Walker(DraftList):
         if title:
             self.add("heading", title, raw, section)
         self.blocks(el, section, "abstract")
-
-
-# --------------------------------------------------------------------------- references
 
 
 # --------------------------------------------------------------------------- parser

@@ -143,3 +143,45 @@ def test_caption_match_skips_only_text_no_caption_kind_can_start() -> None:
     for text in ("Table 2: Results", "fig. 3. A plot", "EXHIBIT 4", "Chart 1", "The table", ""):
         m, expected = caption_match(text), CAPTION.match(text)
         assert (m and m.group(0)) == (expected and expected.group(0))
+
+
+def test_a_statement_past_the_middle_stays_whole_under_a_short_caption() -> None:
+    # Generated pair statement-8 (fixtures/tables_generated): the column heads
+    # stand over the value columns only (no stub head), section labels and a
+    # long label's first line have nothing past the middle; every row of
+    # values goes on past it, so the region is one table, not the left column's.
+    words: list[tuple[float, float, float, float, str]] = [
+        (304.0, 248.0, 391.0, 261.0, "December 31,"),
+        (434.0, 248.0, 521.0, 261.0, "December 28,"),
+        (332.0, 261.0, 363.0, 273.0, "2020"),
+        (462.0, 261.0, 493.0, 273.0, "2019"),
+        (76.0, 277.0, 180.0, 289.0, "Non-current assets:"),
+    ]
+    y = 290.0
+    for label, a, b in [
+        ("Property", "$ 19", "$ 33"),
+        ("Intangibles", "139", "437"),
+        ("Total", "$ 37", "$ 1"),
+        ("Current liabilities:", "", ""),
+        ("Income taxes", "71", "50,500"),
+        ("Deferred revenue", "86", "27"),
+        ("Accrued and other", "", ""),
+        ("liabilities", "76,081", "68,846"),
+    ]:
+        words.append((83.0, y, 170.0, y + 12, label))
+        if a:
+            words += [(380.0, y, 405.0, y + 12, a), (505.0, y, 535.0, y + 12, b)]
+        y += 13
+    caption = [(75.0, 230.0, 274.0, 243.0)]
+    region = (73.0, 229.0, 538.0, y)
+    parts = caption_parts(region, caption, 612.0, words)
+    assert [p for p in parts if p[3] - p[1] > 2] == [(73.0, 243.0, 538.0, y)]
+    # The same rows with the right page column's prose beside them: cut at the middle.
+    prose = [
+        (330.0 + 40 * k, 290.0 + 13 * i, 366.0 + 40 * k, 302.0 + 13 * i, word)
+        for i in range(8)
+        for k, word in enumerate(("the", "other", "column", "runs", "on"))
+    ]
+    words_beside = [w for w in words if w[0] < 300] + prose
+    parts = caption_parts(region, caption, 612.0, words_beside)
+    assert [p for p in parts if p[3] - p[1] > 2] == [(73.0, 243.0, 316.0, y)]

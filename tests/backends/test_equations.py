@@ -97,6 +97,40 @@ def test_a_centred_math_line_between_prose_lines_is_an_equation() -> None:
     assert [b.text for b in blocks if b.role == "equation"] == ["α + β = γ"]
 
 
+def test_text_font_subscript_labels_do_not_make_a_math_line_prose() -> None:
+    # arXiv 2510.22211 eq. (1): t_{\rm fb} ~ 0.11 beta^-3 yr, its "fb" label a
+    # 7 pt subscript and "yr" a unit, both in the text font.
+    def span(text: str, x0: float, size: float, font: str) -> TextSpan:
+        return TextSpan(
+            text, BBox(x0, 130, x0 + 0.5 * size * len(text), 130 + size), size, False, font
+        )
+
+    spans = (
+        span("t", 150, 10, "NimbusRomNo9L-ReguItal"),
+        span("fb", 155, 7, "NimbusRomNo9L-Regu"),
+        span("≈ 0.11", 165, 10, "CMSY10"),
+        span("β", 200, 10, "CMMI10"),
+        span("yr", 210, 10, "NimbusRomNo9L-Regu"),
+    )
+    eq = Line(spans, BBox(150, 130, 220, 140))
+    blocks = gather_equations(_page(_prose(100), _prose(112), eq, _prose(150), _prose(162)))
+    assert [b.text for b in blocks if b.role == "equation"] == [eq.text]
+    # A line of the text font in one size keeps its words: prose.
+    words = Line(
+        (span("the flux in", 150, 10, "NimbusRomNo9L-Regu"), span("β", 210, 10, "CMMI10")),
+        BBox(150, 130, 220, 140),
+    )
+    blocks = gather_equations(_page(_prose(100), _prose(112), words, _prose(150), _prose(162)))
+    assert not [b for b in blocks if b.role == "equation"]
+    # A figure's axis label, centred, with a unit and no relation: no formula.
+    axis = Line(
+        (span("λ", 170, 10, "CMMI10"), span("[nm]", 178, 10, "NimbusRomNo9L-Regu")),
+        BBox(170, 130, 198, 140),
+    )
+    blocks = gather_equations(_page(_prose(100), _prose(112), axis, _prose(150), _prose(162)))
+    assert not [b for b in blocks if b.role == "equation"]
+
+
 def test_text_beside_math_on_its_rows_keeps_it_prose() -> None:
     # A table row: a label cell in text beside a formula cell.
     label = _line("Measured", 72, 130)

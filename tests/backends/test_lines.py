@@ -23,7 +23,7 @@ from docparse.backends.lines import (
     new_span,
     union_boxes,
 )
-from docparse.backends.pages import Block, Line, TextSpan
+from docparse.backends.pages import Block, Line, TextSpan, line_facts
 from docparse.model import BBox, CoordOrigin
 
 
@@ -31,11 +31,23 @@ def _fields(obj: object) -> list[tuple[str, object]]:
     return [(f.name, getattr(obj, f.name)) for f in dataclasses.fields(obj)]  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("cls", [BBox, TextSpan, Line, Block])
+@pytest.mark.parametrize("cls", [BBox, TextSpan, Block])
 def test_made_classes_check_nothing_on_init(cls: type) -> None:
     """The makers skip ``__init__``: they are right only while it only sets fields."""
     assert not hasattr(cls, "__post_init__")
     assert dataclasses.is_dataclass(cls)
+
+
+def test_line_init_sets_only_its_facts() -> None:
+    """Line's makers skip ``__init__`` and set the fields its ``__post_init__``
+    sets (the facts ``line_facts`` works out): right while it sets no other."""
+    assert [f.name for f in dataclasses.fields(Line) if not f.init] == ["text", "size", "bold"]
+    box = BBox(1.0, 2.0, 30.0, 12.0)
+    spans = (TextSpan("a", box, 9.96, True, "F"), TextSpan("b", box, 10.0, False, "G"))
+    for made in (Line(spans, box), Line(spans[:1], box)):
+        assert (made.text, made.size, made.bold) == line_facts(made.spans)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.text = ""  # type: ignore[misc]
 
 
 def test_makers_give_what_the_dataclasses_give() -> None:

@@ -252,6 +252,23 @@ def test_a_running_head_set_in_one_block_with_a_title_under_it_is_split_off() ->
     assert title.text == "FORM 10-K" and title.bbox is not None and title.bbox.y0 >= 50
 
 
+def test_a_running_head_split_off_goes_right_above_its_own_item() -> None:
+    # An item before it equal to what the split leaves of it (same page, box
+    # and text): the running line goes above the item it came from.
+    from docparse.backends.furniture import _split_edge_line
+    from docparse.backends.items import Item, PageItems
+
+    cut = Item(1, BBox(277, 42, 335, 64), ("ACME CORP.", "FORM 10-K"), 9.0, False)
+    twin = Item(1, BBox(277, 52, 335, 64), ("FORM 10-K",), 9.0, False)
+    like = Item(2, BBox(277, 42, 335, 52), ("ACME CORP.",), 9.0, False)
+    like.kind = "furniture"
+    page = PageItems(1, 612, 792, [twin, cut])
+    assert _split_edge_line(page, cut, {"acmecorp.": [like]}, top=True)
+    assert cut == twin  # equal, not the same item
+    assert [it.text for it in page.items] == ["FORM 10-K", "ACME CORP.", "FORM 10-K"]
+    assert page.items[0] is twin and page.items[2] is cut and page.items[1].kind == "furniture"
+
+
 def test_a_page_number_right_under_a_table_is_furniture_like_its_neighbours() -> None:
     # Page numbers run 7 ahead of the page index, as in a book whose front
     # matter is numbered apart. On page 4 a table ends right above the

@@ -97,7 +97,60 @@ def test_pypdfium2_reads_a_large_file_from_its_path(
     config = {"tables": True, "pages": (3, 5)}
     in_memory = docparse.parse(pmlr, backend="pypdfium2", config=config).to_dict()
     monkeypatch.setattr(pypdfium2, "IN_MEMORY_BYTES", 0)
+    monkeypatch.setattr(pypdfium2.Pypdfium2Backend, "in_memory_bytes", 0)
+    sources: list[object] = []
+    document = pypdfium2.load_pypdfium2().PdfDocument
+
+    def opened(source: object, **kwargs: object) -> object:
+        sources.append(source)
+        return document(source, **kwargs)
+
+    monkeypatch.setattr(pypdfium2.load_pypdfium2(), "PdfDocument", opened)
     assert docparse.parse(pmlr, backend="pypdfium2", config=config).to_dict() == in_memory
+    assert sources and all(s == str(pmlr) for s in sources)
+
+
+def test_pypdfium2_reads_the_file_once(pmlr: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks, PDFium and the document id share one read of the file."""
+    _needs("pypdfium2")
+    from docparse import builder
+    from docparse.backends import preflight
+
+    doc_id = builder.file_hash(pmlr)
+    reads: list[Path] = []
+    read_bytes = Path.read_bytes
+
+    def counted(path: Path) -> bytes:
+        reads.append(path)
+        return read_bytes(path)
+
+    def no_file_hash(path: object) -> str:
+        raise AssertionError(f"{path} hashed from the file again")
+
+    checked = preflight._checked_document()
+    opens: list[dict[str, object]] = []
+
+    def checked_document(*args: object, **kwargs: object) -> object:
+        opens.append({"args": args, **kwargs})
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    monkeypatch.setattr(builder, "file_hash", no_file_hash)
+    monkeypatch.setattr(preflight, "_checked_document", lambda: checked_document)
+    doc = docparse.parse(pmlr, backend="pypdfium2", config={"tables": False})
+    assert doc.doc_id == doc_id and doc.units
+    assert reads == [pmlr]
+    assert len(opens) == 1 and opens[0]["args"] == () and isinstance(opens[0]["stream"], bytes)
+
+
+def test_pypdfium2_unopenable_pdf_error_names_the_file_cause(tmp_path: Path) -> None:
+    """A PDF PyMuPDF cannot open from memory is opened again from its path for
+    the error it gives a file (from memory it says only "Failed to open stream")."""
+    _needs("pypdfium2")
+    bad = tmp_path / "x.pdf"
+    bad.write_bytes(b"%PDF-1.4\nnot really\n%%EOF\n")
+    with pytest.raises(CorruptDocumentError, match="Failed to open file as type pdf"):
+        docparse.parse(bad, backend="pypdfium2")
 
 
 def test_pymupdf4llm_pmlr_pages(pmlr: Path) -> None:
@@ -403,3 +456,28 @@ def test_pypdfium2_array_words_match_the_loop(pmlr: Path, monkeypatch: pytest.Mo
         docs.append(docparse.parse(pmlr, backend="pypdfium2").to_dict())
     assert docs[0] == docs[1]
     assert len(docs[0]["units"]) > 50
+
+
+def test_pypdfium2_page_text_as_pypdfium2_reads_it(pmlr: Path) -> None:
+    """The backend's page text (one kept buffer, doubled when a page needs
+    more) is pypdfium2's ``get_text_range`` on every page, a page after a
+    longer one included."""
+    _needs("pypdfium2")
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from docparse.backends import pypdfium2_calls
+
+    pdf = pypdfium2.PdfDocument(pmlr)
+    try:
+        pages = [pdf[k] for k in range(len(pdf))]
+        text_pages = [page.get_textpage() for page in pages]
+        expected = [t.get_text_range() for t in text_pages]
+        assert len({len(t) for t in expected}) > 2
+        # Longest first, then the rest: the kept buffer holds a longer page's text.
+        order = sorted(range(len(pages)), key=lambda k: -len(expected[k]))
+        for k in [*order, *reversed(order)]:
+            page_text = pypdfium2_calls.TextPage(text_pages[k].raw, raw)
+            assert page_text.get_text_range() == expected[k]
+    finally:
+        pdf.close()

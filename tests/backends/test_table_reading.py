@@ -84,6 +84,19 @@ def test_caption_blocks_take_wrapped_lines_not_header_lines() -> None:
     assert caption_blocks(lines) == [(166.0, 615.0, 412.0, 649.0)]
 
 
+def test_caption_blocks_leave_a_column_head_under_a_short_caption() -> None:
+    # Generated pair statement-7: ``2024`` is tight under the caption and the
+    # other heads lie beyond the caption's end, but it starts right of the
+    # caption's middle: a column head, not a wrapped caption line.
+    lines = [
+        ((75.0, 148.0, 229.0, 160.0), "Table 1. Comparison of Methods"),
+        ((293.0, 165.0, 315.0, 176.0), "2024"),
+        ((344.0, 165.0, 366.0, 176.0), "2020"),
+        ((392.0, 165.0, 415.0, 176.0), "2015"),
+    ]
+    assert caption_blocks(lines) == [(75.0, 148.0, 229.0, 160.0)]
+
+
 # us-019 p2: labels and descriptions wrapped inside their cells.
 WRAPPED: list[Word] = [
     (40, 148.0, 83, 156.3, "Economic"),

@@ -1,0 +1,162 @@
+"""The LaTeX families of :mod:`benchmarks.table_pairs`: seeded ``.tex`` tables, pdflatex-compiled.
+
+* ``texpaper``: a results table with booktabs rules, a ``\\multirow`` stub
+  grouping methods by dataset, ``\\midrule`` between the groups;
+* ``texgroups``: year groups over quarters (``\\multicolumn`` heads with
+  ``\\cmidrule`` under each), amounts with ``\\$``, ``(negatives)``, ``---``,
+  a percent column;
+* ``texstatement``: a statement with section label rows, indented labels
+  (``\\quad``) and totals under a ``\\cmidrule``.
+
+The ``.tex`` read by docparse's LaTeX reader is the gold twin.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from benchmarks.table_pairs import _DATASETS, _INCOME, _METHODS, _NUM_HEADS, _SECTIONS, Generator
+
+TEX_FAMILIES = ("texpaper", "texgroups", "texstatement")
+
+
+def _esc(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped."""
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$")):
+        text = text.replace(a, b)
+    for ch in "#_{}":
+        text = text.replace(ch, "\\" + ch)
+    return text.replace("\u2014", "---").replace("\u2019", "'")
+
+
+class TexGenerator(Generator):
+    """Seeded writer of one LaTeX document of a ``tex*`` family."""
+
+    def tex_amount(self, dollar: bool, magnitude: int = 5) -> str:
+        value = self.amount(magnitude)
+        if dollar and value != "\u2014":
+            value = "$" + value
+        return _esc(value)
+
+    def paper(self) -> tuple[str, str]:
+        """(column spec, rows) of a results table grouped by dataset."""
+        rng = self.rng
+        nums = rng.sample(_NUM_HEADS, rng.randint(2, 4))
+        lines = [" & ".join(["Dataset", "Method", *(_esc(h) for h in nums)]) + r" \\", r"\midrule"]
+        for g, data in enumerate(rng.sample(_DATASETS, rng.randint(2, 3))):
+            if g:
+                lines.append(r"\midrule")
+            methods = rng.sample(_METHODS, rng.randint(2, 4))
+            for i, m in enumerate(methods):
+                stub = rf"\multirow{{{len(methods)}}}{{*}}{{{data}}}" if i == 0 else ""
+                lines.append(" & ".join([stub, _esc(m), *(self.decimal() for _ in nums)]) + r" \\")
+        return "ll" + "r" * len(nums), "\n".join(lines)
+
+    def groups(self) -> tuple[str, str]:
+        """(column spec, rows) of an income statement under year groups over quarters."""
+        rng = self.rng
+        years = sorted(rng.sample(range(2015, 2025), 2), reverse=True)
+        subs = [f"Q{q}" for q in range(rng.choice((2, 3)), 5)]
+        pct = rng.random() < 0.5
+        per = len(subs) + pct
+        heads = [rf"\multicolumn{{{per}}}{{c}}{{{y}}}" for y in years]
+        rules = "".join(
+            rf"\cmidrule(lr){{{2 + k * per}-{1 + (k + 1) * per}}}" for k in range(len(years))
+        )
+        sub = [*subs, r"\%"] if pct else subs
+        lines = [
+            " & ".join(["", *heads]) + r" \\",
+            rules,
+            " & ".join(["", *(sub * len(years))]) + r" \\",
+            r"\midrule",
+        ]
+        for i, item in enumerate(rng.sample(_INCOME, rng.randint(5, len(_INCOME)))):
+            cells = [_esc(item)]
+            for _ in years:
+                cells += [self.tex_amount(i == 0) for _ in subs]
+                if pct:
+                    cells.append(_esc(self.percent()))
+            lines.append(" & ".join(cells) + r" \\")
+        return "l" + "r" * per * len(years), "\n".join(lines)
+
+    def statement(self) -> tuple[str, str]:
+        """(column spec, rows) of a statement with sections, indented labels and totals."""
+        rng = self.rng
+        n_cols = rng.choice((2, 3))
+        years = sorted(rng.sample(range(2015, 2025), n_cols), reverse=True)
+        lines = [" & ".join(["", *(str(y) for y in years)]) + r" \\", r"\midrule"]
+        start = rng.randrange(len(_SECTIONS))
+        sections = (_SECTIONS[start:] + _SECTIONS[:start])[: rng.randint(2, 3)]
+        first = True
+        for section, pool, total in sections:
+            lines.append(" & ".join([_esc(section), *[""] * n_cols]) + r" \\")
+            for item in rng.sample(pool, rng.randint(2, 4)):
+                cells = [r"\quad " + _esc(item), *(self.tex_amount(first) for _ in years)]
+                lines.append(" & ".join(cells) + r" \\")
+                first = False
+            lines.append(rf"\cmidrule(l){{2-{1 + n_cols}}}")
+            cells = [r"\quad\quad " + _esc(total), *(self.tex_amount(True, 6) for _ in years)]
+            lines.append(" & ".join(cells) + r" \\")
+        return "l" + "r" * n_cols, "\n".join(lines)
+
+    def document(self) -> str:
+        """The whole LaTeX document of this family and seed."""
+        rng = self.rng
+        build = {"texpaper": self.paper, "texgroups": self.groups, "texstatement": self.statement}
+        if self.family not in build:
+            raise ValueError(f"unknown family {self.family!r}")
+        spec, rows = build[self.family]()
+        caption = rf"\caption{{{_esc(self.caption().split(' ', 2)[2])}}}"
+        top = rng.random() < 0.6
+        size = rng.choice(("", r"\small", r"\footnotesize"))
+        parts = [
+            r"\documentclass[11pt]{article}",
+            # Latin Modern: T1 without it is EC bitmap fonts, whose ``fi`` maps to nothing.
+            r"\usepackage[T1]{fontenc}",
+            r"\usepackage{lmodern}",
+            r"\usepackage{booktabs,multirow}",
+            r"\usepackage[margin=1in]{geometry}",
+            r"\begin{document}",
+            rf"\section{{{_esc(rng.choice(('Results', 'Financial Statements', 'Evaluation')))}}}",
+            *(self.paragraph() + "\n" for _ in range(rng.randint(1, 2))),
+            r"\begin{table}[h]",
+            r"\centering",
+            size,
+            caption if top else "",
+            rf"\begin{{tabular}}{{{spec}}}",
+            r"\toprule",
+            rows,
+            r"\bottomrule",
+            r"\end{tabular}",
+            "" if top else caption,
+            r"\end{table}",
+            "",
+            self.paragraph(),
+            r"\end{document}",
+            "",
+        ]
+        return "\n".join(parts)
+
+
+def generate_tex(family: str, seed: int) -> str:
+    """The LaTeX document of ``family`` drawn from ``seed`` (same seed, same document)."""
+    return TexGenerator(family, seed).document()
+
+
+def compile_tex(tex: Path) -> Path:
+    """``tex`` compiled with pdflatex next to itself (raises if pdflatex is not installed)."""
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        raise RuntimeError("pdflatex is not installed (apt-get install texlive-latex-extra)")
+    subprocess.run(
+        [exe, "-interaction=nonstopmode", "-halt-on-error", tex.name],
+        cwd=tex.parent,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    for ext in (".aux", ".log"):
+        tex.with_suffix(ext).unlink(missing_ok=True)
+    return tex.with_suffix(".pdf")
