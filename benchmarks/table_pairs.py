@@ -289,7 +289,7 @@ class Generator:
         """The cells of ``values`` in one row: a ``$`` cell before each when the style splits it."""
         out: list[tuple[str, str]] = []
         for v in values:
-            sign = dollar and v != "\u2014"
+            sign = dollar and v not in ("\u2014", "")
             if style.dollar == "cell":
                 out.append(("$" if sign else "", 'class="sym"'))
                 out.append((v, 'class="num"'))

@@ -66,11 +66,18 @@ def text_fonts(pages: Sequence[PageItems]) -> frozenset[str]:
 def body_sizes(pages: Sequence[PageItems]) -> frozenset[float]:
     """Type sizes (to half a point) that each set a quarter or more of the
     text outside tables: the body's, and a second body size if any."""
-    c: Counter[float] = Counter()
+    # Characters summed by exact size first, then by half point: a document
+    # sets its items in a few sizes, so each is rounded once, not once an item.
+    exact: dict[float, int] = {}
+    get = exact.get
     for p in pages:
         for it in p.items:
-            if it.table is None and it.size > 0:
-                c[round(it.size * 2) / 2] += it.chars
+            size = it.size
+            if it.table is None and size > 0:
+                exact[size] = get(size, 0) + it.chars
+    c: Counter[float] = Counter()
+    for size, n in exact.items():
+        c[round(size * 2) / 2] += n
     total = sum(c.values())
     return frozenset(size for size, n in c.items() if n >= 0.25 * total)
 

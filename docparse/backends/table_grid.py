@@ -281,11 +281,16 @@ def _join_split_columns(grid: list[list[str]]) -> list[list[str]]:
     A ``$`` printed in a cell of its own puts the values of ``$`` rows one
     column right of the others (HTML ``colspan``, a ruled grid's merged
     cells); once the signs are joined to their values the two columns
-    interleave. Columns are joined only when each holds values (numbers)
-    and no row, header rows included, has text in both.
+    interleave. Columns are joined only when no row, header rows included,
+    has text in both, and each holds values (numbers), or the left one holds
+    only header text above the grid's first row of values and the right one
+    values (a head over both drawn cells, read into the first).
     """
     if not grid:
         return grid
+    first = next(
+        (i for i, r in enumerate(grid) if any(is_number(v.strip()) for v in r[1:])), len(grid)
+    )
     c = 1
     while c < max(len(r) for r in grid):
         left = [r[c - 1].strip() if c - 1 < len(r) else "" for r in grid]
@@ -294,7 +299,14 @@ def _join_split_columns(grid: list[list[str]]) -> list[list[str]]:
         numbers = all(any(is_number(v) for v in col) for col in (left, right))
         # A nil mark ("—") stands in a value column as a value does.
         values = all(is_number(v) or not v or NIL_CELL.match(v) for v in left + right)
-        if not clash and numbers and values:
+        # A head drawn over both (``2024`` over the ``$`` cells and the
+        # amounts) is read into the first: that column holds nothing else,
+        # and nothing below the header lines (above the first row of values).
+        head = any(left) and not any(left[first:]) and not any(is_number(v) for v in left)
+        values_right = any(is_number(v) for v in right) and all(
+            is_number(v) or not v or NIL_CELL.match(v) for v in right
+        )
+        if not clash and ((numbers and values) or (head and values_right)):
             for r in grid:
                 if c < len(r):
                     r[c - 1] = r[c - 1].strip() or r[c].strip()

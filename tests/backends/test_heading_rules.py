@@ -3,7 +3,9 @@ blocks near a number: the same answers as the rules read in order, over every bl
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from collections import Counter
+
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from docparse.backends.headings import (
@@ -13,13 +15,14 @@ from docparse.backends.headings import (
     _LETTER,
     _ROMAN,
     _SECTION_NUMBER,
+    body_sizes,
     is_heading,
     is_section_number,
     join_number_blocks,
     numbering,
 )
-from docparse.backends.items import CAPTION, Item
-from docparse.backends.pages import Block, BlockRole, Line, TextSpan
+from docparse.backends.items import CAPTION, Item, PageItems
+from docparse.backends.pages import Block, BlockRole, Line, TableRegion, TextSpan
 from docparse.model import BBox
 
 
@@ -95,9 +98,47 @@ def test_is_heading_answers_as_its_rules_read_in_order(
     assert is_heading(it, body, "Body", running, sizes) is expected
 
 
+# A capital before white space or a roman numeral's next letter: past the shortcut.
+@example("B RESULTS")
+@example("B\u2003ONLINE RESOURCES")
+@example("IV. MATH")
+@example("A.1 Proofs")
+@example("Z")
 @given(_TEXT)
 def test_numbering_answers_as_its_patterns(text: str) -> None:
     assert numbering(text) == _numbering_spelled_out(text)
+
+
+def _body_sizes_spelled_out(pages: list[PageItems]) -> frozenset[float]:
+    c: Counter[float] = Counter()
+    for p in pages:
+        for it in p.items:
+            if it.table is None and it.size > 0:
+                c[round(it.size * 2) / 2] += it.chars
+    total = sum(c.values())
+    return frozenset(size for size, n in c.items() if n >= 0.25 * total)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0.0, -1.0, 7.0, 7.2, 7.25, 7.3, 9.75, 10, 10.0, 10.24, float("nan")]),
+            st.sampled_from(["", "ab", "a longer line of text"]),
+            st.booleans(),
+        ),
+        max_size=30,
+    )
+)
+def test_body_sizes_counts_as_rounding_each_item(items: list[tuple[float, str, bool]]) -> None:
+    """Summed by exact size, then by half point: the sizes counting each item's
+    rounded size give."""
+    table = TableRegion(BBox(0.0, 0.0, 1.0, 1.0), (("x",),))
+    made = [
+        Item(1, BBox(72.0, 72.0, 300.0, 84.0), (text,), size, False, table=table if t else None)
+        for size, text, t in items
+    ]
+    pages = [PageItems(1, 600.0, 800.0, made[:10]), PageItems(2, 600.0, 800.0, made[10:])]
+    assert body_sizes(pages) == _body_sizes_spelled_out(pages)
 
 
 _SPACE = st.sampled_from(["", " ", "  ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\x1c"])

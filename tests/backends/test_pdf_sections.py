@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-from hypothesis import example, given
-from hypothesis import strategies as st
 from synthetic_pages import block as _block
 from synthetic_pages import build as _build
 from synthetic_pages import line as _line
 
 from docparse.backends.base import Line, PageContent, TextSpan
-from docparse.backends.headings import (
-    _APPENDIX,
-    _DECIMAL,
-    _LETTER,
-    _ROMAN,
-    assign_levels,
-    is_section_number,
-    numbering,
-)
+from docparse.backends.headings import assign_levels, is_section_number, numbering
 from docparse.backends.items import Item
 from docparse.model import BBox
 
@@ -36,30 +26,6 @@ def test_numbering_schemes() -> None:
     assert numbering("Results") == ("", 0)
     assert is_section_number("A.1") and is_section_number("II.") and is_section_number("3.2")
     assert not is_section_number("Results")
-
-
-def _numbering_spelled_out(text: str) -> tuple[str, int]:
-    """numbering() as its four patterns read, none skipped."""
-    if m := _DECIMAL.match(text):
-        return "decimal", m.group(1).count(".") + 1
-    if m := _APPENDIX.match(text):
-        return "decimal", m.group(1).count(".") + 1
-    if _ROMAN.match(text):
-        return "roman", 1
-    if _LETTER.match(text):
-        return "letter", 1
-    return "", 0
-
-
-@example("I. INTRO")
-@example("IV. INTRO")
-@example("B\u2003ONLINE")
-@example("A.1 Proofs")
-@example("Z")
-@given(st.text(alphabet="AIBVXLZa1٣. \u00a0\u2003\tQ", max_size=8))
-def test_numbering_reads_what_its_patterns_read(text: str) -> None:
-    """The shortcuts before the patterns (first and second character) drop no number."""
-    assert numbering(text) == _numbering_spelled_out(text)
 
 
 def test_unnumbered_heading_in_a_numbered_style_goes_below_the_numbering_in_effect() -> None:

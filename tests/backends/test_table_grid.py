@@ -112,6 +112,27 @@ def test_nil_marks_do_not_keep_split_value_columns_apart() -> None:
     ]
 
 
+def test_a_head_drawn_over_the_sign_cell_and_the_amount_goes_over_the_amounts() -> None:
+    # Generated pair ruled-2: a fully ruled grid prints "$" in a cell of its
+    # own; the year head spans that cell and the amount's, and is read into
+    # the first. With the signs joined to the amounts, the head goes with them.
+    grid = [
+        ["Segment", "2024", "", "2020", "", "Share of total"],
+        ["Consumer Health", "$", "(2,817)", "$", "64", "40.5%"],
+        ["Asia Pacific", "", "—", "", "77,684", "47.9%"],
+        ["Total", "$", "(11,833)", "$", "30", "100.0%"],
+    ]
+    assert merge_symbol_cells(grid) == [
+        ["Segment", "2024", "2020", "Share of total"],
+        ["Consumer Health", "$(2,817)", "$64", "40.5%"],
+        ["Asia Pacific", "—", "77,684", "47.9%"],
+        ["Total", "$(11,833)", "$30", "100.0%"],
+    ]
+    # A text column whose cells stand beside the values is no head.
+    notes = [["Item", "Note", "2024"], ["Revenue", "", "5,000"], ["Cost", "see 4", "300"]]
+    assert merge_symbol_cells(notes) == notes
+
+
 def test_a_percent_column_header_stays_a_header_cell() -> None:
     # us-027: "Age | Enrollment | %" heads a column of percentages.
     grid = [["Age", "Enrollment", "%"], ["14-17", "231,000", "1.3"], ["Gross margin", "45", "%"]]
