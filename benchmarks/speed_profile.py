@@ -82,6 +82,7 @@ _STAGE_MODULES = (
     "docparse.backends.table_repair",
     "docparse.backends.pymupdf",
     "docparse.backends.pdfplumber",
+    "docparse.backends.pdfplumber_tables",
     "docparse.backends.pypdfium2",
 )
 

@@ -9,6 +9,7 @@ page's table captions left out.
 from __future__ import annotations
 
 import functools
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -118,12 +119,19 @@ def _glued_rows(rows: Sequence[Sequence[str]]) -> int:
     return count
 
 
+#: A value and the currency sign of the next column read as one word (``1,379$``):
+#: tight columns set the sign against the value before it, closer than a word space.
+_GLUED_SIGN = re.compile(r"\d[$£¥€]")
+
+
 def _label_edge(words: Sequence[Word], clip: Box) -> float | None:
     """Where the label column ends, from the rows ending in two or more values.
 
     Between the right end of their labels and the left end of their first
     values; ``None`` when the two overlap (no such gap, or fewer than two
-    rows) or a label stands a word space from its values.
+    rows) or a label stands a word space from its values. Rows whose label
+    part holds a value glued to the next column's currency sign
+    (:data:`_GLUED_SIGN`) are left out: their values run into the label.
     """
     inside = [
         w
@@ -138,6 +146,10 @@ def _label_edge(words: Sequence[Word], clip: Box) -> float | None:
         row = attach_symbols(sorted(row, key=lambda w: w[0]))
         tail = _value_tail([w[4] for w in row])
         label = row[: len(row) - tail]
+        # A "label" word holding a value glued to a sign is values: the row's
+        # label end says nothing of the label column.
+        if any(_GLUED_SIGN.search(w[4]) for w in label):
+            continue
         if tail >= 2 and label and any(ch.isalpha() for w in label for ch in w[4]):
             ends.append(max(w[2] for w in label))
             starts.append(row[len(label)][0])

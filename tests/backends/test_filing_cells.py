@@ -40,6 +40,19 @@ def test_a_wrapped_label_under_the_first_values_keeps_the_label_column(backend: 
 
 
 @pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_values_glued_to_the_next_columns_sign_leave_the_label_column(backend: str) -> None:
+    # GS 2016 p216: each column's "$" stands against the value before it, and a
+    # row read "supervision $ 1,379$ 1,252$ 1,178$ 1,042 $965" passed for a label
+    # reaching under the values: every label was glued to its 2016 value.
+    pdf = FIXTURES / "GS_2016-p216" / "GS_2016-p216.pdf"
+    rows = _tables(pdf, backend, 1)[0]
+    assert ["Interest income", "9,691", "8,452", "9,604", "10,060", "11,381"] in rows
+    assert ["Alternative investments", "$154", "$148", "$143", "$142", "$151"] in rows
+    assert ["Liquidity products", "358", "306", "283", "246", "250"] in rows
+    assert rows[2] == ["", "2016", "2015", "2014", "2013", "2012"]
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
 def test_short_tables_of_ranges_are_tables(backend: str) -> None:
     # Viavi 2019 p40: two header lines over two rows of ranges; the rows were paragraphs.
     pdf = FIXTURES / "viavi-2019-p40" / "viavi-2019-p40.pdf"
