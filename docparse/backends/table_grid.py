@@ -223,7 +223,9 @@ def attach_symbols(row: Sequence[Word]) -> list[Word]:
         if (
             prev is not None
             and _CLOSER.match(text)
-            and (prev[4][-1:].isdigit() or is_number(prev[4]))
+            # A date's day (``28,``) and a label ending in a digit (``Q4``) are no
+            # values: a ``%`` after them heads the next column.
+            and (_FIGURES.match(prev[4]) or (is_number(prev[4]) and prev[4][-1:] != ","))
         ):
             out[-1] = (prev[0], min(prev[1], w[1]), w[2], max(prev[3], w[3]), prev[4] + text)
             continue
@@ -237,6 +239,8 @@ _SYMBOL = re.compile(r"^[$€£¥(]+$")
 #: What a value can start with after its sign: "$1,234", "$(5)", "$.5", "$—".
 _VALUE_START = frozenset("0123456789(.-\u2014\u2013")
 _CLOSER = re.compile(r"^[)%]+$")
+#: A word of figures ending in a digit, no letter in it: ``2023``, ``<0.1``, ``(5``.
+_FIGURES = re.compile(r"^[\W\d_]*\d$")
 _LOOSE_VALUE = re.compile(r"^([$€£¥(]+)\s+(?=[\d.(])|(?<=[\d.])\s+([)%]+)$")
 
 
@@ -571,6 +575,11 @@ def _join_wrapped_header_lines(
         begun.extend(range(len(grid)))
         return grid
     tight = 0.8 * pitches[len(pitches) // 2]
+    # A body whose labels wrap shows the cells' line spacing: its pitches well
+    # under the rows' (a head's next line is set at it, however little padding
+    # the rows have: ``Sept. 30,`` over ``2023``, ``%`` over ``Change``).
+    wrapped = [p for p in pitches if p < 0.9 * pitches[len(pitches) // 2]]
+    line = 1.05 * wrapped[len(wrapped) // 2] if wrapped else 0.0
     out: list[list[str]] = [grid[0]]
     begun.append(0)
     for i in range(1, len(grid)):
@@ -596,7 +605,9 @@ def _join_wrapped_header_lines(
         solid = pitch < 0.9 * min(heights[i], heights[i - 1]) and bool(shared) and not spans_above
         # The stub's header beside the headers' last lines sits closer than a row.
         beside = bool(grid[i][0].strip()) and stub_beside and pitch < 1.125 * tight
-        if i < first and (pitch < tight or solid or beside) and not own:
+        # At the line spacing of the body's wrapped labels, under no group header.
+        wrap = pitch <= line and not spans_above
+        if i < first and (pitch < tight or wrap or solid or beside) and not own:
             out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
         else:
             out.append(grid[i])

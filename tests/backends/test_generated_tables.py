@@ -25,7 +25,7 @@ def _body(table: docparse.Table) -> list[tuple[str, ...]]:
     "name",
     [
         *("statement-3", "quarters-5", "zebra-1", "two-3", "statement-7", "statement-8"),
-        *("quarters-7", "texgroups-1", "texstatement-1"),
+        *("quarters-7", "texgroups-1", "texstatement-1", "quarters-1", "quarters-4"),
     ],
 )
 def test_generated_table_body_rows_match_the_html(name: str) -> None:
@@ -45,3 +45,24 @@ def test_generated_table_body_rows_match_the_html(name: str) -> None:
         assert got is not None
         assert got.n_header_rows == gold.n_header_rows
         assert _body(got) == _body(gold)
+
+
+@pytest.mark.parametrize(
+    ("name", "heads"),
+    [
+        ("quarters-1", ("Sept. 30, 2023", "Sept. 28, 2022", "% Change")),
+        ("quarters-4", ("Q2", "Q4", "% Change")),
+    ],
+)
+def test_head_cells_wrapped_in_two_lines_are_one_header_row(
+    name: str, heads: tuple[str, ...]
+) -> None:
+    # A date wrapped inside its cell (``Sept. 30,`` over ``2023``) and a
+    # ``%``/``Change`` head on two lines are one header row each: the lines sit
+    # at the spacing of the body's wrapped labels, closer than its rows.
+    parsed = docparse.parse(PAIRS / f"{name}.pdf", backend="pymupdf")
+    tables = [u.table for u in parsed.units if u.table is not None]
+    assert len(tables) == 1
+    table = tables[0]
+    assert table.n_header_rows == 2
+    assert set(heads) <= set(table.rows[1])
