@@ -120,9 +120,14 @@ def _filled(rows: Iterable[Sequence[str]]) -> int:
     return sum(1 for r in rows for c in r if c.strip())
 
 
-def _filled_body(rows: Sequence[Sequence[str]]) -> int:
-    """Non-empty cells below the header rows (:func:`header_row_count`)."""
-    return _filled(rows[header_row_count(rows) :])
+def _weight(rows: Sequence[Sequence[str]]) -> int:
+    """Non-empty cells below the header rows (:func:`header_row_count`) and the heads' words.
+
+    A reading that joins a head's wrapped lines into one cell each has fewer
+    cells than pieces that keep them apart, the same words.
+    """
+    n = header_row_count(rows)
+    return _filled(rows[n:]) + sum(len(c.split()) for r in rows[:n] for c in r)
 
 
 def widen_to_open_sides(
@@ -306,12 +311,8 @@ def with_extra_tables(
         top = min(box(f)[1] for f in over)
         bottom = max(box(f)[3] for f in over)
         beyond = whole[1] < top - 2 or whole[3] > bottom + 2 or len(over) > len(group)
-        # Cells of the bodies too: a reading that joins a head's wrapped lines into
-        # one cell each has fewer cells than pieces that keep them apart.
         more = sum(_filled(rows(h)) for h in group) > sum(_filled(rows(f)) for f in over)
-        more = more or sum(_filled_body(rows(h)) for h in group) > sum(
-            _filled_body(rows(f)) for f in over
-        )
+        more = more or sum(_weight(rows(h)) for h in group) > sum(_weight(rows(f)) for f in over)
         tables = [(box(f), rows(f)) for f in over]
         if replace and held and beyond and more and not _side_by_side(tables):
             out = [f for f in out if not any(f is o for o in over)]
