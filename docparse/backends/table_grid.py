@@ -198,7 +198,8 @@ def attach_symbols(row: Sequence[Word]) -> list[Word]:
     as separate words the sign would make a column (or a gap) of its own.
     Joined, the value's box starts at its sign, as the cell does. Only
     signs next to a value are joined (``$`` before a digit, ``)``/``%``
-    after one), as the EDGAR ``.htm`` reader does.
+    after one, not after a date's day ``28,`` or a label ``Q4``), as the
+    EDGAR ``.htm`` reader does.
     """
     out: list[Word] = []
     pending: Word | None = None
@@ -563,8 +564,11 @@ def _join_wrapped_header_lines(
     headers above: closer than 0.9 times the body spacing), unless the line
     above spans columns (``spanning``: a group
     header such as ``Fused aluminum oxide`` over ``2009 | 2010``, set solid
-    too). ``rows`` are the grid's rows of words; ``starts`` gets the index of
-    the first of them in each row returned.
+    too). A line set at the line spacing of the body's wrapped labels (from a
+    line holding only a label to the next, closer than 0.9 times the rows'
+    spacing) continues the line above too, unless that line spans columns.
+    ``rows`` are the grid's rows of words; ``starts`` gets the index of the
+    first of them in each row returned.
     """
     begun = starts if starts is not None else []
     first = next((i for i, r in enumerate(rows) if _value_count(r, min_gap)), len(rows))
@@ -614,14 +618,25 @@ def _join_wrapped_header_lines(
         solid = pitch < 0.9 * min(heights[i], heights[i - 1]) and bool(shared) and not spans_above
         # The stub's header beside the headers' last lines sits closer than a row.
         beside = bool(grid[i][0].strip()) and stub_beside and pitch < 1.125 * tight
-        # At the line spacing of the body's wrapped labels, under no group header.
-        wrap = pitch <= line and not spans_above
+        # At the line spacing of the body's wrapped labels, each head over one head
+        # at most (``Year Ended`` centred over two dates heads them both).
+        wrap = pitch <= line and not spans_above and _stacked(rows[i - 1], rows[i], min_gap)
         if i < first and (pitch < tight or wrap or solid or beside) and not own:
             out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], grid[i], strict=True)]
         else:
             out.append(grid[i])
             begun.append(i)
     return out
+
+
+def _stacked(upper: Sequence[Word], lower: Sequence[Word], min_gap: float) -> bool:
+    """Each phrase of ``upper`` stands over one phrase of ``lower`` at most."""
+    below = [(p[0][0], max(w[2] for w in p)) for p in row_phrases(lower, min_gap)]
+    return all(
+        sum(a < p_hi and b > p[0][0] for a, b in below) <= 1
+        for p in row_phrases(upper, min_gap)
+        for p_hi in [max(w[2] for w in p)]
+    )
 
 
 def stacked_tables(words: Sequence[Word], clip: Sequence[float]) -> list[Box4]:
