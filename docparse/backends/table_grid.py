@@ -580,19 +580,22 @@ def _join_wrapped_header_lines(
         return grid
     tight = 0.8 * pitches[len(pitches) // 2]
     # A body whose labels wrap shows the cells' line spacing: from a line holding
-    # only a label to the next, well under the rows' pitch. A head's next line is
-    # set at it, however little padding the rows have (``Sept. 30,`` over
+    # only a label to the next, well under the rows' pitch (the tightest such step:
+    # a section label can sit closer over its first row than rows do). A head's next
+    # line is set at it, however little padding the rows have (``Sept. 30,`` over
     # ``2023``, ``%`` over ``Change``).
-    wrapped = sorted(
-        b - a
-        for i, (a, b) in enumerate(pairwise(tops))
-        if i >= first
-        and b - a < 0.9 * pitches[len(pitches) // 2]
-        and grid[i][0].strip()
-        and not any(c.strip() for c in grid[i][1:])
-        and not _value_count(rows[i], min_gap)
+    line = 1.05 * min(
+        (
+            b - a
+            for i, (a, b) in enumerate(pairwise(tops))
+            if i >= first
+            and b - a < 0.9 * pitches[len(pitches) // 2]
+            and grid[i][0].strip()
+            and not any(c.strip() for c in grid[i][1:])
+            and not _value_count(rows[i], min_gap)
+        ),
+        default=0.0,
     )
-    line = 1.05 * wrapped[len(wrapped) // 2] if wrapped else 0.0
     out: list[list[str]] = [grid[0]]
     begun.append(0)
     for i in range(1, len(grid)):
