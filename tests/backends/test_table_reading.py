@@ -235,3 +235,35 @@ def test_a_table_between_rules_replaces_the_pieces_read_without_its_header() -> 
     partial = ((65.0, 250.0, 560.0, 300.0), [["x", "y", "z"], ["1", "2", "3"], ["4", "5", "6"]])
     out = with_extra_tables(pieces, [apart, partial], lambda g: g[0], lambda g: g[1])
     assert out == [*pieces, apart]
+
+
+def test_a_table_whose_wrapped_heads_are_joined_replaces_pieces_that_keep_them_apart() -> None:
+    # 3M 2018 10-K p82 as its pieces and its whole reading: the whole joins each
+    # head's wrapped lines into one cell (fewer cells) and keeps the section labels
+    # and rows the pieces lost. Heads weigh by their words.
+    pieces = [
+        (
+            (56.0, 198.0, 543.0, 247.0),
+            [
+                ["", "Cumulative", "Pension and"],
+                ["(Millions)", "Translation", "Postretirement"],
+                ["", "Adjustment", "Plans Adjustment"],
+                ["Balance at December 31, 2015", "$(1,679)", "$(4,804)"],
+            ],
+        ),
+        ((56.0, 266.0, 543.0, 303.0), [["Tax effect", "(85)", "177"]]),
+    ]
+    whole = (
+        (56.0, 198.0, 543.0, 320.0),
+        [
+            [
+                "(Millions)",
+                "Cumulative Translation Adjustment",
+                "Pension and Postretirement Plans Adjustment",
+            ],
+            ["Balance at December 31, 2015", "$(1,679)", "$(4,804)"],
+            ["Other comprehensive income (loss), before tax:", "", ""],
+            ["Tax effect", "(85)", "177"],
+        ],
+    )
+    assert with_extra_tables(pieces, [whole], lambda g: g[0], lambda g: g[1]) == [whole]
