@@ -122,26 +122,45 @@ def page_words(
 
     A run without a space is a word; one with spaces is cut into words at
     them (:func:`_cut`); a run PDFium's characters do not match stays whole.
+    A run that touches the one before (:func:`_touching`) is one word with it.
     ``textpage``: the page's open PDFium text page; ``left``/``top``: the
     crop box's left and top edge in PDF space.
     """
     reader: _CharReader | None = None
     out: list[Word] = []
+    prev_size = 0.0
     for s in spans:
         text = s.text.strip()
         if not text:
             continue
         b = s.bbox
+        words: list[Word] | None = None
         # A run of leader dots alone is one leader, as the other backends' words give it:
         # a dot a word makes a table of contents a grid of dot columns.
         if " " in text and not _dots(text.replace(" ", "")):
             reader = reader or _CharReader(textpage, raw)
-            cut = _cut(s, reader, left, top)
-            if cut is not None:
-                out.extend(cut)
-                continue
-        out.append((b.x0, b.y0, b.x1, b.y1, text))
+            words = _cut(s, reader, left, top)
+        if words is None:
+            words = [(b.x0, b.y0, b.x1, b.y1, text)]
+        if out and _touching(out[-1], words[0], max(prev_size, s.size, 1.0)):
+            p, w = out[-1], words[0]
+            words[0] = (p[0], min(p[1], w[1]), w[2], max(p[3], w[3]), p[4] + w[4])
+            out.pop()
+        out.extend(words)
+        prev_size = s.size
     return out
+
+
+def _touching(a: Word, b: Word, size: float) -> bool:
+    """Whether run ``b`` goes on from run ``a`` with no space between them, by the
+    line text's test (:func:`~docparse.backends.lines.lines_from_spans`: a gap of
+    0.15 of the font size): PDFium sets ``(8,333)`` apart as ``(8`` ``,`` ``333)``
+    in Chromium's PDFs."""
+    gap = b[0] - a[2]
+    if not -0.5 <= gap <= 0.15 * size:
+        return False
+    # Boxes overlapping at all: PDFium's box of a comma is its glyph's, below the digits'.
+    return b[1] < a[3] and a[1] < b[3]
 
 
 def _dots(text: str) -> bool:

@@ -68,6 +68,22 @@ def test_unruled_html_statement_found(generated: Path) -> None:
     assert any(("Restructuring charges", "1,153", "8,581", "319", "320") in t.rows for t in tables)
 
 
+def test_runs_touching_are_one_word(generated: Path) -> None:
+    # PDFium sets Chromium's "3,784" apart as "3" "," "784" (the comma's box
+    # hangs below the digits'); the line text has no space there, nor do the cells.
+    tables = _tables(generated / "quarters-7.pdf")
+    rows = [r for t in tables for r in t.rows]
+    assert (
+        "Other income (expense), net",
+        "$3,784",
+        "$90,124",
+        "$(87,954)",
+        "$4,974",
+        "$(32,436)",
+        "$15",
+    ) in rows
+
+
 def test_tables_off_reads_no_character(generated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: Any) -> Any:
         raise AssertionError("page_words called with tables off")
