@@ -19,7 +19,14 @@ lines / blocks     :func:`~docparse.backends.lines.lines_from_spans` and
                    :func:`~docparse.backends.lines.blocks_from_lines`
 page_items         splitting blocks into paragraph candidates, reading order
 furniture ... merge  the steps across pages of :func:`~docparse.backends.layout.assemble_pages`
-assembly rest      the rest of the assembly (joining lines, drafts)
+                   (the font and size counts furniture starts from in "furniture", the
+                   caption labels joined in "figures+footnotes")
+drafts             the drafts' provenance and records, the captions linked to tables
+assembly rest      the rest of the assembly: the page records (character counts), the
+                   loop making each item's text and section path (joining lines), and
+                   the API around the parse (the document's release among it)
+gc (memo)          CPython's cyclic collector, inside whichever stages it ran in (not
+                   a stage: printed below the table, from ``gc.callbacks``)
 build              :func:`~docparse.builder.build_document`; tokens inside it shown apart
 preflight          the PyMuPDF checks before the parse
 =================  ===============================================================
@@ -52,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import importlib
 import sys
 import time
@@ -73,12 +81,18 @@ WRAPPED = [
     ("docparse.backends.pypdfium2", "lines_from_spans", "lines"),
     ("docparse.backends.pypdfium2", "blocks_from_lines", "blocks"),
     ("docparse.backends.layout", "page_items", "page_items"),
+    ("docparse.backends.layout", "text_stats", "furniture"),
     ("docparse.backends.layout", "mark_furniture", "furniture"),
+    ("docparse.backends.layout", "body_font", "furniture"),
+    ("docparse.backends.layout", "join_caption_labels", "figures+footnotes"),
     ("docparse.backends.layout", "mark_figure_text", "figures+footnotes"),
     ("docparse.backends.layout", "mark_footnotes", "figures+footnotes"),
     ("docparse.backends.layout", "_classify", "classify"),
     ("docparse.backends.layout", "vocabulary", "vocabulary"),
     ("docparse.backends.layout", "_merge_continuations", "merge"),
+    ("docparse.backends.layout", "_provenance", "drafts"),
+    ("docparse.backends.layout", "records", "drafts"),
+    ("docparse.backends.layout", "link_captions", "drafts"),
     ("docparse.builder", "count_tokens_batch", "tokens"),
     ("docparse.backends.base", "build_document", "build"),
 ]
@@ -100,6 +114,19 @@ class Stages:
         self.seconds: dict[str, float] = {}
         self._stack: list[float] = []  # time spent in inner stages, per open call
         self.active = True  # off while the baseline runs: its PDFium calls are its own
+        self.collector = 0.0  # the cyclic collector's CPU seconds inside the parses
+        self.collections = [0, 0, 0]  # the parses' collections, by generation
+        self._gc_start = 0.0
+
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        """A ``gc.callbacks`` entry: times the collections made while a parse runs."""
+        if not self.active:
+            return
+        if phase == "start":
+            self._gc_start = CLOCK()
+        else:
+            self.collector += CLOCK() - self._gc_start
+            self.collections[info["generation"]] += 1
 
     def add(self, stage: str, seconds: float) -> None:
         self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
@@ -234,26 +261,31 @@ def main(argv: list[str] | None = None) -> int:
     repeat = max(args.repeat, 1)
     base = total = spent = 0.0
     pages = 0
-    for pdf in pdfs:
-        bases, totals = [], []
-        for _ in range(repeat):
-            stages.active = False
-            start = CLOCK()
-            n = baseline(pdf, args.max_pages)
-            bases.append(CLOCK() - start)
-            stages.active = True
-            start = CLOCK()
-            parse(pdf, n)
-            totals.append(CLOCK() - start)
-        base += min(bases)
-        total += min(totals)
-        spent += sum(totals)
-        pages += n
+    gc.callbacks.append(stages.on_gc)
+    try:
+        for pdf in pdfs:
+            bases, totals = [], []
+            for _ in range(repeat):
+                stages.active = False
+                start = CLOCK()
+                n = baseline(pdf, args.max_pages)
+                bases.append(CLOCK() - start)
+                stages.active = True
+                start = CLOCK()
+                parse(pdf, n)
+                totals.append(CLOCK() - start)
+            base += min(bases)
+            total += min(totals)
+            spent += sum(totals)
+            pages += n
+    finally:
+        gc.callbacks.remove(stages.on_gc)
     if repeat > 1:
         for part in BASELINE_PARTS:
             BASELINE_PARTS[part] /= repeat
         for stage in stages.seconds:
             stages.seconds[stage] /= repeat
+        stages.collector /= repeat
     stages.add("assembly rest + api", spent / repeat - sum(stages.seconds.values()))
     pages = max(pages, 1)
     print(f"\npypdfium2 backend (tables off, OCR off), {len(pdfs)} PDFs, {pages} pages, CPU time\n")
@@ -279,6 +311,11 @@ def main(argv: list[str] | None = None) -> int:
             f"| {stage} | {seconds:.2f} | {1000 * seconds / pages:.2f} | "
             f"{seconds / base if base else float('nan'):.2f} |"
         )
+    gens = "/".join(str(n) for n in stages.collections)
+    print(
+        f"\ngc (memo, inside the stages above): {stages.collector:.2f} s of cyclic collection, "
+        f"{gens} collections of generation 0/1/2 over the {repeat} pass(es)"
+    )
     return 0
 
 

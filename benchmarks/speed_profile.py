@@ -84,6 +84,7 @@ _STAGE_MODULES = (
     "docparse.backends.pdfplumber",
     "docparse.backends.pdfplumber_tables",
     "docparse.backends.pypdfium2",
+    "docparse.backends.pypdfium2_tables",
 )
 
 

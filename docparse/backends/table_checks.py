@@ -199,7 +199,7 @@ def contents_list(rows: Sequence[Sequence[str]]) -> bool:
     contents, not for a table of values.
     """
     last = [next((c.strip() for c in reversed(r) if c.strip()), "") for r in rows]
-    pages = [int(v) for v in last if v.isdigit()]
+    pages = [int(v) for v in last if v.isdecimal()]
     if len(pages) < 3 or len(pages) < 0.8 * len(rows):
         return False
     if any(a > b for a, b in pairwise(pages)):

@@ -327,7 +327,7 @@ def _running_text(
     by dots to their page numbers.
     """
     keys = [lines[e[0]][0][0][4] for e in entries]
-    if all(k.isdigit() for k in keys) and all(int(b) == int(a) + 1 for a, b in pairwise(keys)):
+    if all(k.isdecimal() for k in keys) and all(int(b) == int(a) + 1 for a, b in pairwise(keys)):
         return True
     texts = [lines[e[0]][1][0][4] for e in entries]
     if sum(t[:1].islower() for t in texts) > 0.3 * len(texts):
