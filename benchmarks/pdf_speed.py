@@ -11,7 +11,7 @@ backend        docparse call                               baseline (the library
 pymupdf        ``parse(backend="pymupdf", tables=False)``  ``page.get_text("dict")`` per page
 pdfplumber     ``parse(backend="pdfplumber", tables=...)``  ``page.extract_words()`` per page
 unstructured   ``parse(backend="unstructured")`` (fast)    ``partition_pdf(strategy="fast")``
-pypdfium2      ``parse(backend="pypdfium2", tables=False)``  ``get_textpage().get_text_range()``
+pypdfium2      ``parse(backend="pypdfium2", tables=...)``    ``get_textpage().get_text_range()``
 =============  ==========================================  ===================================
 
 The docparse side includes everything (preflight, assembly, build, tokens);
@@ -271,6 +271,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="Time the pdfplumber backend with table extraction on (off by default, like pymupdf).",
     )
+    ap.add_argument(
+        "--pypdfium2-tables",
+        action="store_true",
+        help="Time the pypdfium2 backend with table finding on (off by default).",
+    )
     ap.add_argument("--per-doc", action="store_true", help="Also print one row per document.")
     ap.add_argument(
         "--ocr",
@@ -352,7 +357,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_profile(pdfs, args, [b for b in backends if b != "unstructured"])
     results = {b: Result(b) for b in backends}
     ours = {
-        b: backend_call(b, tables=(b == "pdfplumber" and args.pdfplumber_tables), ocr=args.ocr)
+        b: backend_call(
+            b,
+            tables=(b == "pdfplumber" and args.pdfplumber_tables)
+            or (b == "pypdfium2" and args.pypdfium2_tables),
+            ocr=args.ocr,
+        )
         for b in backends
     }
     with tempfile.TemporaryDirectory() as tmp:
