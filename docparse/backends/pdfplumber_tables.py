@@ -31,7 +31,12 @@ from docparse.backends.table_combine import (
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.table_open_grid import with_open_grids
-from docparse.backends.table_reading import RegionGrid, region_grids, shading_columns
+from docparse.backends.table_reading import (
+    as_regions,
+    region_box,
+    region_grids,
+    shading_columns,
+)
 from docparse.backends.table_regions import (
     TABLE_MARGIN,
     TextLine,
@@ -227,30 +232,20 @@ def table_regions(
         return tuple(found)
     lines = list(inputs.lines)
     found = _join_bands(found, inputs)
-    found = with_extra_tables(found, ruled_off_tables(page, inputs), _box, lambda t: t.rows)
+    found = with_extra_tables(found, ruled_off_tables(page, inputs), region_box, lambda t: t.rows)
     extra = [
-        *_as_regions(
+        *as_regions(
             g
             for clip in caption_regions(lines, inputs.width)
             for g in region_grids(inputs.words, clip, lines=inputs.lines)
         ),
-        *_as_regions(
+        *as_regions(
             keyed_list_tables(
                 inputs.words, TABLE_MARGIN * inputs.height, (1 - TABLE_MARGIN) * inputs.height
             )
         ),
     ]
-    return tuple(with_extra_tables(found, extra, _box, lambda t: t.rows, replace=False))
-
-
-def _as_regions(grids: Iterable[RegionGrid]) -> list[TableRegion]:
-    out: list[TableRegion] = []
-    for box, rows in grids:
-        width = max(len(r) for r in rows)
-        grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
-        x0, y0, x1, y1 = (float(v) for v in box)
-        out.append(TableRegion(BBox(x0, y0, x1, y1), grid))
-    return out
+    return tuple(with_extra_tables(found, extra, region_box, lambda t: t.rows, replace=False))
 
 
 def _text_lines(lines: Iterable[Line]) -> list[TextLine]:
@@ -258,13 +253,13 @@ def _text_lines(lines: Iterable[Line]) -> list[TextLine]:
 
 
 def _join_bands(found: list[TableRegion], inputs: PageInputs) -> list[TableRegion]:
-    regions = banded_regions([_box(t) for t in found], inputs.lines)
+    regions = banded_regions([region_box(t) for t in found], inputs.lines)
     if not regions:
         return found
     return join_strips(
         found,
         regions,
-        lambda clip: _as_regions(
+        lambda clip: as_regions(
             region_grids(
                 inputs.words, clip, shading_columns(inputs.fills, clip), lines=inputs.lines
             )
@@ -289,7 +284,7 @@ def ruled_off_tables(page: Any, inputs: PageInputs) -> list[TableRegion]:
         if is_rule(o["x0"], o["top"], o["x1"], o["bottom"])
     ]
     bounded = rule_bounded_regions(rules, inputs.lines, inputs.height) if len(rules) > 1 else []
-    return _as_regions(
+    return as_regions(
         g
         for clip, breaks in with_open_grids(bounded, inputs.segments, inputs.words)
         for g in region_grids(inputs.words, clip, lines=inputs.lines, breaks=breaks)
@@ -308,25 +303,27 @@ def _strategy_regions(
         found = _prefer_strict(page, config, words, found)
         found = _close_open_sides(page, config, words, found)
         if strategy == "auto":
-            found = _as_regions(
+            found = as_regions(
                 join_cut_grids(
-                    grow_headers([(_box(t), [list(r) for r in t.rows]) for t in found], inputs),
+                    grow_headers(
+                        [(region_box(t), [list(r) for r in t.rows]) for t in found], inputs
+                    ),
                     inputs,
                 )
             )
     boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
     if strategy == "lines":
         return tuple(found)
-    if any(rich_table(t.rows, text_line_count(_box(t), boxes)) for t in found):
+    if any(rich_table(t.rows, text_line_count(region_box(t), boxes)) for t in found):
         # A statement ruled in part: its unruled rows are read from the words.
-        beyond = _as_regions(numeric_tables_beyond([_box(t) for t in found], inputs, clusters))
+        beyond = as_regions(numeric_tables_beyond([region_box(t) for t in found], inputs, clusters))
         return tuple(
-            with_extra_tables(found, beyond, _box, lambda t: t.rows, side_slack=SIDE_SLACK)
+            with_extra_tables(found, beyond, region_box, lambda t: t.rows, side_slack=SIDE_SLACK)
         )
     if strategy == "lines_then_text":
         return tuple(found or _grids(page, config, _TEXT, words))
     # auto: tables read from the words where rows of numbers are.
-    alt = _as_regions(whitespace_regions(inputs, clusters, lumped=bool(found)))
+    alt = as_regions(whitespace_regions(inputs, clusters, lumped=bool(found)))
     if alt:
         kept = [t for t in found if not any(_overlaps(t.bbox, a.bbox) for a in alt)]
         return tuple(sorted([*kept, *alt], key=lambda t: (t.bbox.y0, t.bbox.x0)))
@@ -445,13 +442,9 @@ def _prefer_strict(
     except ValueError:  # fewer than two lines of one orientation
         return found
     choice = prefer_fuller_grids(
-        [(_box(t), t.rows) for t in found], [(_box(t), t.rows) for t in alt]
+        [(region_box(t), t.rows) for t in found], [(region_box(t), t.rows) for t in alt]
     )
     return [t if i is None else alt[i] for t, i in zip(found, choice, strict=True)]
-
-
-def _box(t: TableRegion) -> tuple[float, float, float, float]:
-    return (t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1)
 
 
 #: Rectangles thinner than this (points) are drawn rules, not cell backgrounds.

@@ -34,7 +34,12 @@ from docparse.backends.table_candidates import (
 from docparse.backends.table_combine import join_strips, with_extra_tables
 from docparse.backends.table_lists import keyed_list_tables
 from docparse.backends.table_open_grid import with_open_grids
-from docparse.backends.table_reading import RegionGrid, region_grids, shading_columns
+from docparse.backends.table_reading import (
+    as_regions,
+    region_box,
+    region_grids,
+    shading_columns,
+)
 from docparse.backends.table_regions import (
     TABLE_MARGIN,
     TextLine,
@@ -44,7 +49,6 @@ from docparse.backends.table_regions import (
     rule_bounded_regions,
 )
 from docparse.backends.table_whitespace import whitespace_regions
-from docparse.model import BBox
 
 Box4 = tuple[float, float, float, float]
 
@@ -205,20 +209,6 @@ def page_drawings(
     return segments, fills, rules
 
 
-def _as_regions(grids: Iterable[RegionGrid]) -> list[TableRegion]:
-    out: list[TableRegion] = []
-    for box, rows in grids:
-        width = max(len(r) for r in rows)
-        grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
-        x0, y0, x1, y1 = (float(v) for v in box)
-        out.append(TableRegion(BBox(x0, y0, x1, y1), grid))
-    return out
-
-
-def _box(t: TableRegion) -> Box4:
-    return (t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1)
-
-
 def _rows(t: TableRegion) -> Sequence[Sequence[str]]:
     return t.rows
 
@@ -252,44 +242,44 @@ def page_tables(
     """
     words, lines = inputs.words, inputs.lines
     clusters = ruled_clusters(inputs.segments, words)
-    found = _as_regions(
+    found = as_regions(
         g
         for clip in clusters
         if (inner := _inner_rules(inputs.segments, words, clip))
         for g in region_grids(words, clip, rules=inner, lines=lines)
     )
-    alt = _as_regions(whitespace_regions(inputs, clusters, lumped=False))
-    found = with_extra_tables(found, alt, _box, _rows)
-    bands = banded_regions([_box(t) for t in found], lines)
+    alt = as_regions(whitespace_regions(inputs, clusters, lumped=False))
+    found = with_extra_tables(found, alt, region_box, _rows)
+    bands = banded_regions([region_box(t) for t in found], lines)
     if bands:
         found = join_strips(
             found,
             bands,
-            lambda clip: _as_regions(
+            lambda clip: as_regions(
                 region_grids(words, clip, shading_columns(inputs.fills, clip), lines=lines)
             ),
             lambda t: (t.bbox.y0, t.bbox.x0),
         )
     bounded = rule_bounded_regions(rules, lines, inputs.height) if len(rules) > 1 else []
-    ruled_off = _as_regions(
+    ruled_off = as_regions(
         g
         for clip, breaks in with_open_grids(bounded, inputs.segments, words)
         for g in region_grids(words, clip, lines=lines, breaks=breaks)
     )
-    found = with_extra_tables(found, ruled_off, _box, _rows)
+    found = with_extra_tables(found, ruled_off, region_box, _rows)
     extra = [
-        *_as_regions(
+        *as_regions(
             g
             for clip in caption_regions(list(lines), inputs.width)
             for g in region_grids(words, clip, lines=lines)
         ),
-        *_as_regions(
+        *as_regions(
             keyed_list_tables(
                 words, TABLE_MARGIN * inputs.height, (1 - TABLE_MARGIN) * inputs.height
             )
         ),
     ]
-    return tuple(with_extra_tables(found, extra, _box, _rows, replace=False))
+    return tuple(with_extra_tables(found, extra, region_box, _rows, replace=False))
 
 
 def text_lines(lines: Iterable[Any]) -> tuple[TextLine, ...]:

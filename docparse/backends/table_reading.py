@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
+from docparse.backends.pages import TableRegion
 from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
 from docparse.backends.table_checks import ruled_off_plausible
 from docparse.backends.table_grid import (
@@ -27,9 +28,26 @@ from docparse.backends.table_headers import NIL_CELL
 from docparse.backends.table_regions import TABLE_CAPTION, Box, TextLine, caption_blocks
 from docparse.backends.table_repair import header_blocks
 from docparse.backends.table_rows import baseline_rows, clip_rows, row_phrases
+from docparse.model import BBox
 
 #: A table found in a region: its box and its rows of cell strings.
 RegionGrid = tuple[tuple[float, float, float, float], list[list[str]]]
+
+
+def as_regions(grids: Iterable[RegionGrid]) -> list[TableRegion]:
+    """``grids`` as the backends' table regions, each row padded to the widest."""
+    out: list[TableRegion] = []
+    for box, rows in grids:
+        width = max(len(r) for r in rows)
+        grid = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
+        x0, y0, x1, y1 = (float(v) for v in box)
+        out.append(TableRegion(BBox(x0, y0, x1, y1), grid))
+    return out
+
+
+def region_box(t: TableRegion) -> Box4:
+    """A table region's box as ``(x0, top, x1, bottom)``."""
+    return (t.bbox.x0, t.bbox.y0, t.bbox.x1, t.bbox.y1)
 
 
 def region_grids(
