@@ -23,28 +23,21 @@ from docparse.backends.table_candidates import (
 from docparse.backends.table_checks import plausible_table, prose_table, rich_table, text_line_count
 from docparse.backends.table_combine import (
     SIDE_SLACK,
+    finish_tables,
     grow_headers,
     join_cut_grids,
-    join_strips,
     with_extra_tables,
 )
 from docparse.backends.table_grid import merge_symbol_cells
-from docparse.backends.table_lists import keyed_list_tables
-from docparse.backends.table_open_grid import with_open_grids
 from docparse.backends.table_reading import (
     as_regions,
     region_box,
-    region_grids,
-    shading_columns,
 )
 from docparse.backends.table_regions import (
     TABLE_MARGIN,
     TextLine,
-    banded_regions,
-    caption_regions,
     is_rule,
     open_sides,
-    rule_bounded_regions,
 )
 from docparse.backends.table_repair import (
     column_starts,
@@ -221,74 +214,33 @@ def table_regions(
     numbers are (see :mod:`~docparse.backends.table_candidates`).
     Zebra-striped tables found strip by strip are read again as one table
     (:func:`~docparse.backends.table_regions.banded_regions`); booktabs-style tables
-    (horizontal rules only) and caption-anchored ones come on top, from
-    :func:`ruled_off_tables` and :func:`caption_regions`, and keyed lists (an
-    exhibit index, :func:`keyed_list_tables`), where no other table overlaps
-    them. ``visual_lines``: the page's visual lines (:func:`page_inputs`).
+    (horizontal rules only) and caption-anchored ones come on top, and keyed
+    lists (an exhibit index) where no other table overlaps them
+    (:func:`~docparse.backends.table_combine.finish_tables`). ``visual_lines``:
+    the page's visual lines (:func:`page_inputs`).
     """
     inputs = page_inputs(page, words, visual_lines)
     found = list(_strategy_regions(page, config, words, inputs))
     if config.table_strategy == "text":
         return tuple(found)
-    lines = list(inputs.lines)
-    found = _join_bands(found, inputs)
-    found = with_extra_tables(found, ruled_off_tables(page, inputs), region_box, lambda t: t.rows)
-    extra = [
-        *as_regions(
-            g
-            for clip in caption_regions(lines, inputs.width)
-            for g in region_grids(inputs.words, clip, lines=inputs.lines)
-        ),
-        *as_regions(
-            keyed_list_tables(
-                inputs.words, TABLE_MARGIN * inputs.height, (1 - TABLE_MARGIN) * inputs.height
-            )
-        ),
-    ]
-    return tuple(with_extra_tables(found, extra, region_box, lambda t: t.rows, replace=False))
+    return finish_tables(found, inputs, _page_rules(page))
 
 
 def _text_lines(lines: Iterable[Line]) -> list[TextLine]:
     return [((ln.bbox.x0, ln.bbox.y0, ln.bbox.x1, ln.bbox.y1), ln.text) for ln in lines]
 
 
-def _join_bands(found: list[TableRegion], inputs: PageInputs) -> list[TableRegion]:
-    regions = banded_regions([region_box(t) for t in found], inputs.lines)
-    if not regions:
-        return found
-    return join_strips(
-        found,
-        regions,
-        lambda clip: as_regions(
-            region_grids(
-                inputs.words, clip, shading_columns(inputs.fills, clip), lines=inputs.lines
-            )
-        ),
-        lambda t: (t.bbox.y0, t.bbox.x0),
-    )
-
-
 def _overlaps(a: BBox, b: BBox) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
-def ruled_off_tables(page: Any, inputs: PageInputs) -> list[TableRegion]:
-    """Tables bounded by horizontal rules only (LaTeX booktabs), see :func:`rule_bounded_regions`,
-    and tables ruled inside with no frame (:func:`with_open_grids`).
-
-    Each region is read from its words (:func:`region_grids`).
-    """
-    rules = [
+def _page_rules(page: Any) -> list[tuple[float, float, float]]:
+    """The page's horizontal rules ``(x0, y, x1)`` among its rectangles and lines."""
+    return [
         (float(o["x0"]), float(o["top"] + o["bottom"]) / 2, float(o["x1"]))
         for o in itertools.chain(page.rects, page.lines)
         if is_rule(o["x0"], o["top"], o["x1"], o["bottom"])
     ]
-    bounded = rule_bounded_regions(rules, inputs.lines, inputs.height) if len(rules) > 1 else []
-    return as_regions(
-        g
-        for clip, breaks in with_open_grids(bounded, inputs.segments, inputs.words)
-        for g in region_grids(inputs.words, clip, lines=inputs.lines, breaks=breaks)
-    )
 
 
 def _strategy_regions(

@@ -31,22 +31,15 @@ from docparse.backends.table_candidates import (
     ruled_clusters,
     vertical_rules,
 )
-from docparse.backends.table_combine import join_strips, with_extra_tables
-from docparse.backends.table_lists import keyed_list_tables
-from docparse.backends.table_open_grid import with_open_grids
+from docparse.backends.table_combine import finish_tables, with_extra_tables
 from docparse.backends.table_reading import (
     as_regions,
     region_box,
     region_grids,
-    shading_columns,
 )
 from docparse.backends.table_regions import (
-    TABLE_MARGIN,
     TextLine,
-    banded_regions,
-    caption_regions,
     is_rule,
-    rule_bounded_regions,
 )
 from docparse.backends.table_whitespace import whitespace_regions
 
@@ -235,10 +228,10 @@ def page_tables(
     horizontal ``rules``.
 
     Ruled clusters parted by a vertical rule inside them and rows of numbers
-    are read from the words (:func:`whitespace_regions`); zebra strips are
-    joined (:func:`banded_regions`); booktabs regions
-    (:func:`rule_bounded_regions`, open grids in their place) replace what
-    they hold; caption regions and keyed lists come where no table is.
+    are read from the words (:func:`whitespace_regions`); then the steps every
+    backend reading tables from words ends with
+    (:func:`~docparse.backends.table_combine.finish_tables`: zebra strips
+    joined, booktabs and open-grid tables, caption regions and keyed lists).
     """
     words, lines = inputs.words, inputs.lines
     clusters = ruled_clusters(inputs.segments, words)
@@ -250,36 +243,7 @@ def page_tables(
     )
     alt = as_regions(whitespace_regions(inputs, clusters, lumped=False))
     found = with_extra_tables(found, alt, region_box, _rows)
-    bands = banded_regions([region_box(t) for t in found], lines)
-    if bands:
-        found = join_strips(
-            found,
-            bands,
-            lambda clip: as_regions(
-                region_grids(words, clip, shading_columns(inputs.fills, clip), lines=lines)
-            ),
-            lambda t: (t.bbox.y0, t.bbox.x0),
-        )
-    bounded = rule_bounded_regions(rules, lines, inputs.height) if len(rules) > 1 else []
-    ruled_off = as_regions(
-        g
-        for clip, breaks in with_open_grids(bounded, inputs.segments, words)
-        for g in region_grids(words, clip, lines=lines, breaks=breaks)
-    )
-    found = with_extra_tables(found, ruled_off, region_box, _rows)
-    extra = [
-        *as_regions(
-            g
-            for clip in caption_regions(list(lines), inputs.width)
-            for g in region_grids(words, clip, lines=lines)
-        ),
-        *as_regions(
-            keyed_list_tables(
-                words, TABLE_MARGIN * inputs.height, (1 - TABLE_MARGIN) * inputs.height
-            )
-        ),
-    ]
-    return tuple(with_extra_tables(found, extra, region_box, _rows, replace=False))
+    return finish_tables(found, inputs, rules)
 
 
 def text_lines(lines: Iterable[Any]) -> tuple[TextLine, ...]:

@@ -7,7 +7,8 @@ without rules (:func:`join_cut_grids`, :func:`join_strips`). Each reads the
 fuller region again from its words
 (:func:`~docparse.backends.table_reading.region_grids`) and keeps the reading
 that holds more. :func:`with_extra_tables` adds the region finders' tables to
-the found ones, replacing pieces a fuller table holds.
+the found ones, replacing pieces a fuller table holds. :func:`finish_tables`
+is the last steps every backend reading tables from its words takes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from docparse.backends.pages import TableRegion
 from docparse.backends.table_candidates import (
     PageInputs,
     is_number,
@@ -30,8 +32,26 @@ from docparse.backends.table_headers import (
     header_top,
     is_data_row,
 )
-from docparse.backends.table_reading import RegionGrid, page_captions, region_grids
-from docparse.backends.table_regions import Box, TextLine, open_sides, without_prose_sides
+from docparse.backends.table_lists import keyed_list_tables
+from docparse.backends.table_open_grid import with_open_grids
+from docparse.backends.table_reading import (
+    RegionGrid,
+    as_regions,
+    page_captions,
+    region_box,
+    region_grids,
+    shading_columns,
+)
+from docparse.backends.table_regions import (
+    TABLE_MARGIN,
+    Box,
+    TextLine,
+    banded_regions,
+    caption_regions,
+    open_sides,
+    rule_bounded_regions,
+    without_prose_sides,
+)
 from docparse.backends.table_rows import baseline_rows
 
 G = TypeVar("G")
@@ -343,3 +363,64 @@ def _labelled(rows: Sequence[Sequence[str]]) -> bool:
     """Whether most non-empty first cells of ``rows`` are text, not values."""
     firsts = [r[0] for r in rows if r and r[0] and r[0].strip()]
     return bool(firsts) and sum(not NUMBER_CELL.match(c) for c in firsts) > len(firsts) / 2
+
+
+def _rows(t: TableRegion) -> Sequence[Sequence[str]]:
+    return t.rows
+
+
+def join_bands(found: list[TableRegion], inputs: PageInputs) -> list[TableRegion]:
+    """``found`` with zebra-striped tables found strip by strip read again as one
+    (:func:`~docparse.backends.table_regions.banded_regions`, :func:`join_strips`)."""
+    bands = banded_regions([region_box(t) for t in found], inputs.lines)
+    if not bands:
+        return found
+    return join_strips(
+        found,
+        bands,
+        lambda clip: as_regions(
+            region_grids(
+                inputs.words, clip, shading_columns(inputs.fills, clip), lines=inputs.lines
+            )
+        ),
+        lambda t: (t.bbox.y0, t.bbox.x0),
+    )
+
+
+def ruled_off_regions(
+    inputs: PageInputs, rules: Sequence[tuple[float, float, float]]
+) -> list[TableRegion]:
+    """Tables bounded by horizontal ``rules`` only (LaTeX booktabs, see
+    :func:`~docparse.backends.table_regions.rule_bounded_regions`), and tables
+    ruled inside with no frame (:func:`with_open_grids`), each read from its words.
+    ``rules``: ``(x0, y, x1)``, top-left page space."""
+    bounded = rule_bounded_regions(rules, inputs.lines, inputs.height) if len(rules) > 1 else []
+    return as_regions(
+        g
+        for clip, breaks in with_open_grids(bounded, inputs.segments, inputs.words)
+        for g in region_grids(inputs.words, clip, lines=inputs.lines, breaks=breaks)
+    )
+
+
+def finish_tables(
+    found: list[TableRegion], inputs: PageInputs, rules: Sequence[tuple[float, float, float]]
+) -> tuple[TableRegion, ...]:
+    """The last steps of a page's tables read from words: zebra strips joined
+    (:func:`join_bands`), booktabs and open-grid tables (:func:`ruled_off_regions`)
+    in place of what they hold, then caption regions and keyed lists (an exhibit
+    index) where no table is."""
+    found = join_bands(found, inputs)
+    found = with_extra_tables(found, ruled_off_regions(inputs, rules), region_box, _rows)
+    extra = [
+        *as_regions(
+            g
+            for clip in caption_regions(list(inputs.lines), inputs.width)
+            for g in region_grids(inputs.words, clip, lines=inputs.lines)
+        ),
+        *as_regions(
+            keyed_list_tables(
+                inputs.words, TABLE_MARGIN * inputs.height, (1 - TABLE_MARGIN) * inputs.height
+            )
+        ),
+    ]
+    return tuple(with_extra_tables(found, extra, region_box, _rows, replace=False))
