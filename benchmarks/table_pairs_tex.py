@@ -6,7 +6,12 @@
   ``\\cmidrule`` under each), amounts with ``\\$``, ``(negatives)``, ``---``,
   a percent column;
 * ``texstatement``: a statement with section label rows, indented labels
-  (``\\quad``) and totals under a ``\\cmidrule``.
+  (``\\quad``) and totals under a ``\\cmidrule``;
+* ``texlong``: a ``longtable`` over a page break, its head repeated on each
+  page (``\\endfirsthead``, ``\\endhead`` under a "continued" line,
+  ``\\endfoot`` "Continued on next page");
+* ``texlongplain``: a ``longtable`` over a page break with its head on the
+  first page only (no ``\\endhead``).
 
 The ``.tex`` read by docparse's LaTeX reader is the gold twin.
 """
@@ -17,9 +22,16 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from benchmarks.table_pairs import _DATASETS, _INCOME, _METHODS, _NUM_HEADS, _SECTIONS, Generator
+from benchmarks.table_pairs_html import (
+    _DATASETS,
+    _INCOME,
+    _METHODS,
+    _NUM_HEADS,
+    _SECTIONS,
+    Generator,
+)
 
-TEX_FAMILIES = ("texpaper", "texgroups", "texstatement")
+TEX_FAMILIES = ("texpaper", "texgroups", "texstatement", "texlong", "texlongplain")
 
 
 def _esc(text: str) -> str:
@@ -101,9 +113,80 @@ class TexGenerator(Generator):
             lines.append(" & ".join(cells) + r" \\")
         return "l" + "r" * n_cols, "\n".join(lines)
 
+    def long_rows(self) -> tuple[str, str, int]:
+        """(column spec, head row, columns) and rows of a table long enough for two pages."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            nums = rng.sample(_NUM_HEADS, rng.randint(2, 4))
+            head = " & ".join(["Method", "Dataset", *(_esc(h) for h in nums)]) + r" \\"
+            rows = [
+                " & ".join([_esc(rng.choice(_METHODS)), rng.choice(_DATASETS)])
+                + "".join(" & " + self.decimal() for _ in nums)
+                + r" \\"
+                for _ in range(rng.randint(55, 80))
+            ]
+            return "ll" + "r" * len(nums), head + "\n" + "\n".join(rows), 2 + len(nums)
+        years = sorted(rng.sample(range(2015, 2025), rng.choice((2, 3))), reverse=True)
+        head = " & ".join(["", *(str(y) for y in years)]) + r" \\"
+        labels = [item for _, pool, _ in _SECTIONS for item in pool] + list(_INCOME)
+        rows = [
+            " & ".join([_esc(rng.choice(labels)), *(self.tex_amount(False) for _ in years)])
+            + r" \\"
+            for _ in range(rng.randint(55, 80))
+        ]
+        return "l" + "r" * len(years), head + "\n" + "\n".join(rows), 1 + len(years)
+
+    def long_document(self) -> str:
+        """A ``longtable`` over a page break, its head repeated unless ``texlongplain``."""
+        rng = self.rng
+        spec, rows, n = self.long_rows()
+        head, body = rows.split("\n", 1)
+        caption = rf"\caption{{{_esc(self.caption().split(' ', 2)[2])}}} \\"
+        if self.family == "texlong":
+            heads = [
+                caption,
+                r"\toprule",
+                head,
+                r"\midrule",
+                r"\endfirsthead",
+                rf"\multicolumn{{{n}}}{{l}}{{\tablename\ \thetable{{}} (continued)}} \\",
+                r"\toprule",
+                head,
+                r"\midrule",
+                r"\endhead",
+                rf"\midrule \multicolumn{{{n}}}{{r}}{{Continued on next page}} \\",
+                r"\endfoot",
+                r"\bottomrule",
+                r"\endlastfoot",
+            ]
+        else:
+            heads = [caption, r"\toprule", head, r"\midrule", r"\endfirsthead"]
+        parts = [
+            r"\documentclass[11pt]{article}",
+            r"\usepackage[T1]{fontenc}",
+            r"\usepackage{lmodern}",
+            r"\usepackage{booktabs,longtable}",
+            r"\usepackage[margin=1in]{geometry}",
+            r"\begin{document}",
+            rf"\section{{{_esc(rng.choice(('Results', 'Financial Statements', 'Appendix')))}}}",
+            *(self.paragraph() + "\n" for _ in range(rng.randint(1, 4))),
+            rf"\begin{{longtable}}{{{spec}}}",
+            *heads,
+            body,
+            *([] if self.family == "texlong" else [r"\bottomrule"]),
+            r"\end{longtable}",
+            "",
+            self.paragraph(),
+            r"\end{document}",
+            "",
+        ]
+        return "\n".join(parts)
+
     def document(self) -> str:
         """The whole LaTeX document of this family and seed."""
         rng = self.rng
+        if self.family in ("texlong", "texlongplain"):
+            return self.long_document()
         build = {"texpaper": self.paper, "texgroups": self.groups, "texstatement": self.statement}
         if self.family not in build:
             raise ValueError(f"unknown family {self.family!r}")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.table_pairs import FAMILIES, failure_classes, generate
+from benchmarks.table_pairs import failure_classes
+from benchmarks.table_pairs_html import FAMILIES, generate
 from benchmarks.table_pairs_tex import TEX_FAMILIES, generate_tex
 from docparse.model import Table
 
@@ -30,7 +31,8 @@ def test_every_family_generates_a_table_with_prose() -> None:
     assert generate("statement", 1) != generate("statement", 2)
     for family in TEX_FAMILIES:
         text = generate_tex(family, 7)
-        assert r"\begin{tabular}" in text and r"\toprule" in text
+        env = "longtable" if family.startswith("texlong") else "tabular"
+        assert rf"\begin{{{env}}}" in text and r"\toprule" in text
         assert text == generate_tex(family, 7)
 
 
