@@ -18,16 +18,13 @@ from itertools import pairwise
 from docparse.backends.pages import TableRegion
 from docparse.backends.table_candidates import Box4, Word, is_number, phrase_gap, words_box
 from docparse.backends.table_checks import ruled_off_plausible
-from docparse.backends.table_grid import (
-    attach_symbols,
-    side_by_side_tables,
-    stacked_tables,
-    word_grid,
-)
+from docparse.backends.table_grid import word_grid
 from docparse.backends.table_headers import NIL_CELL
 from docparse.backends.table_regions import TABLE_CAPTION, Box, TextLine, caption_blocks
 from docparse.backends.table_repair import header_blocks
 from docparse.backends.table_rows import baseline_rows, clip_rows, row_phrases
+from docparse.backends.table_split import side_by_side_tables, stacked_tables
+from docparse.backends.table_symbols import attach_symbols
 from docparse.model import BBox
 
 #: A table found in a region: its box and its rows of cell strings.

@@ -228,3 +228,16 @@ def cut_above(
         top = cut
     out.append((clip[0], top, clip[2], clip[3]))
     return out
+
+
+def value_count(row: Sequence[Word], min_gap: float) -> int:
+    """Values in a row: numbers standing as cells of their own, not inside a phrase of words.
+
+    A date's day (``31,``) is no value; numbers set a space apart (a
+    typewriter table's columns) are one value each.
+    """
+    return sum(
+        len(p)
+        for p in row_phrases(row, min_gap)
+        if all(is_number(w[4]) and w[4][-1] != "," for w in p)
+    )

@@ -7,9 +7,10 @@ from itertools import pairwise
 
 from docparse.backends.table_candidates import PageInputs, Word, ruled_clusters
 from docparse.backends.table_combine import join_cut_grids
-from docparse.backends.table_grid import merge_symbol_cells, side_by_side_tables, word_grid
+from docparse.backends.table_grid import merge_symbol_cells, word_grid
 from docparse.backends.table_headers import header_row_count
 from docparse.backends.table_lists import keyed_list_tables
+from docparse.backends.table_split import side_by_side_tables
 from docparse.backends.words import merge_continuation_rows
 from tests.synthetic_pages import line_words
 

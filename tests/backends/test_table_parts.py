@@ -10,9 +10,10 @@ from docparse.backends.floats import continued_parts, link_captions
 from docparse.backends.items import Item
 from docparse.backends.table_candidates import Word
 from docparse.backends.table_checks import ruled_off_plausible
-from docparse.backends.table_grid import stacked_tables, word_grid
+from docparse.backends.table_grid import word_grid
 from docparse.backends.table_regions import rule_bounded_regions
 from docparse.backends.table_rows import baseline_rows
+from docparse.backends.table_split import stacked_tables
 from docparse.builder import UnitDraft
 from docparse.model import BBox, Provenance, Table
 

@@ -7,10 +7,15 @@ word's box follows from its line and its character column.
 
 from __future__ import annotations
 
+import sys
+
+import pytest
+
 from docparse.backends.table_candidates import Word
-from docparse.backends.table_grid import side_by_side_tables, stacked_tables, word_grid
+from docparse.backends.table_grid import word_grid
 from docparse.backends.table_reading import region_grids
 from docparse.backends.table_rows import without_leaders
+from docparse.backends.table_split import side_by_side_tables, stacked_tables
 
 CHAR = 6.0
 LINE = 12.0
@@ -230,3 +235,21 @@ def test_a_filing_index_with_long_titles_and_outdented_parts_is_one_region() -> 
     rows = [[c for c in r if c] for r in grids[0][1]]
     assert rows[0] == ["PART I", "1"]
     assert rows[5] == ["ITEM 7.", "Management's Discussion and Analysis of Results", "40"]
+
+
+def test_a_repeated_header_line_is_cut_from_its_own_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two equal lines (a header printed twice, over two blocks) reach the cutter as
+    # equal lists: each must be read with the lines below it, found by position,
+    # not by ``rows.index`` (which finds the first and drags the title between the
+    # two into the second's test, so no cut was made).
+    words = typed(SIDE_BY_SIDE[1:])
+    typed_rows = [[w for w in words if w[1] == y] for y in sorted({w[1] for w in words})]
+    header = typed_rows[0]
+    title = typed(["Population by single year of age in the two reporting periods"])
+    rows = [header, title, list(header), *typed_rows[2:]]
+    module = sys.modules[side_by_side_tables.__module__]
+    monkeypatch.setattr(module, "baseline_rows", lambda _words: rows)
+    parts = side_by_side_tables(words, (0, 0, 1000, 1000))
+    assert len(parts) == 2
