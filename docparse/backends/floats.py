@@ -224,15 +224,17 @@ def link_captions(
             turned_caps.add(ci)
         c = _transposed(cap.bbox) if turned else cap.bbox
         for t in tables:
-            if t.page != cap.page:
-                continue
-            b = _transposed(t.bbox) if turned else t.bbox
-            # In its column: a caption and a table side by side in two page
-            # columns are not each other's.
-            if min(b.x1, c.x1) - max(b.x0, c.x0) <= 0:
-                continue
-            gap = max(b.y0 - c.y1, c.y0 - b.y1, 0.0)
-            pairs.append((gap, ci, t))
+            # A table joined over a page break has a piece on each page.
+            for page, box in ((t.page, t.bbox), *t.extra):
+                if page != cap.page:
+                    continue
+                b = _transposed(box) if turned else box
+                # In its column: a caption and a table side by side in two page
+                # columns are not each other's.
+                if min(b.x1, c.x1) - max(b.x0, c.x0) <= 0:
+                    continue
+                gap = max(b.y0 - c.y1, c.y0 - b.y1, 0.0)
+                pairs.append((gap, ci, t))
     used_caps: set[int] = set()
     for _gap, ci, t in sorted(pairs, key=lambda x: x[0]):
         ti = table_index[id(t)]

@@ -76,6 +76,7 @@ from docparse.backends.pages import (
 )
 from docparse.backends.reading_order import reading_order
 from docparse.backends.table_headers import header_row_count
+from docparse.backends.table_pages import join_page_tables
 from docparse.backends.words import (
     expand_ligatures,
     join_lines,
@@ -618,6 +619,7 @@ def assemble_pages(
     order = [it for p in recs for it in p.items]
     vocab = vocabulary(chain.from_iterable([it.lines for it in order]))
     order = _merge_continuations(order)
+    order = join_page_tables(order, {p.number: p.height for p in recs})
 
     # The drafts' fields are gathered a column at a time and the drafts (and
     # each item's first provenance piece) made at the end by ``records``, one

@@ -14,9 +14,13 @@ from docparse.model import Table
 PAIRS = Path(__file__).resolve().parents[2] / "fixtures" / "tables_generated"
 
 
-@pytest.mark.parametrize(
-    "path", sorted([*PAIRS.glob("*.htm"), *PAIRS.glob("*.tex")]), ids=lambda p: p.stem
+#: The generated pairs (``FAMILY-SEED``); others there are written by hand (``ruled-inner``).
+GENERATED = sorted(
+    p for p in [*PAIRS.glob("*.htm"), *PAIRS.glob("*.tex")] if p.stem.rpartition("-")[2].isdigit()
 )
+
+
+@pytest.mark.parametrize("path", GENERATED, ids=lambda p: p.stem)
 def test_committed_pairs_are_what_their_seed_generates(path: Path) -> None:
     family, seed = path.stem.split("-")
     make = generate_tex if path.suffix == ".tex" else generate
