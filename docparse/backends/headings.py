@@ -322,15 +322,18 @@ def is_heading(
     if not styled:
         # Only a numbered heading is left (most items): its gates before the
         # word count, the number itself last of them.
-        if len(lines) > 2 or text.endswith((".", ",", ";", ":")):
-            return False
         # A number in small type: a table note, an infobox's "1.67 m"; but a
         # title in small capitals (``1. INTRODUCTION`` with its small letters
         # drawn as capitals a size down) has the small size for most letters.
-        if size < body * 0.9 and (size < body * 0.75 or not _capital_title(text)):
+        small = size < body * 0.9
+        if (
+            len(lines) > 2
+            or (small and (size < body * 0.75 or not text[:1].isdecimal()))
+            or text.endswith((".", ",", ";", ":"))
+        ):
             return False
         scheme, depth = numbering(text)
-        if not scheme:
+        if not scheme or (small and not _capital_title(text)):
             return False
     words = text.split(None, 18)  # a nineteenth part: more than 18 words, not split further
     if not words or len(words) > 18 or (not styled and len(words) > 12):

@@ -61,8 +61,8 @@ def _is_heading_spelled_out(
     title = text.split(None, 1)[1] if len(words) > 1 else ""
     letters = [c for c in title if c.isalpha()]
     capitals = len(letters) >= 3 and all(c.isupper() for c in letters)
-    # Small type, unless a title in small capitals (most letters a size down).
-    if it.size < body * 0.9 and (it.size < body * 0.75 or not capitals):
+    # Small type, unless a decimal-numbered title in small capitals (most letters a size down).
+    if it.size < body * 0.9 and (it.size < body * 0.75 or not capitals or not text[:1].isdecimal()):
         return False
     distinct = bool(body_font) and it.font not in (body_font, *running) and it.size >= body * 0.9
     if len(it.lines) > 1 and not (capitals or distinct):
