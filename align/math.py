@@ -412,6 +412,8 @@ class GlyphHit:
 
 
 _Q = 3  # glyph q-grams that seed candidate windows
+# Below this coverage glyph pairs seed more windows (see GlyphIndex.find).
+_RESEED_BELOW = 0.9
 _MAX_POSTING = 64
 
 
@@ -443,6 +445,7 @@ class GlyphIndex:
         for i in range(len(c) - _Q + 1):
             grams.setdefault(c[i : i + _Q], []).append(i)
         self.grams = grams
+        self._pair_index: dict[str, list[int]] | None = None
 
     def item_at(self, pos: int) -> int:
         return max(0, bisect.bisect_right(self.starts, pos) - 1)
@@ -455,11 +458,22 @@ class GlyphIndex:
         last = offsets[min(end, len(offsets)) - 1]
         return (offsets[start], last + 1)
 
-    def _windows(self, ev: str) -> list[tuple[int, int]]:
+    def _pairs(self) -> dict[str, list[int]]:
+        """The concatenation's glyph pairs and where each starts (built on first use)."""
+        if self._pair_index is None:
+            pairs: dict[str, list[int]] = {}
+            c = self.concat
+            for i in range(len(c) - 1):
+                pairs.setdefault(c[i : i + 2], []).append(i)
+            self._pair_index = pairs
+        return self._pair_index
+
+    def _windows(self, ev: str, q: int = _Q) -> list[tuple[int, int]]:
         """Candidate windows of the concatenation, best first (q-gram votes by offset)."""
         votes: list[tuple[int, int]] = []
-        for j in range(len(ev) - _Q + 1):
-            post = self.grams.get(ev[j : j + _Q])
+        grams = self.grams if q == _Q else self._pairs()
+        for j in range(len(ev) - q + 1):
+            post = grams.get(ev[j : j + q])
             if post is not None and len(post) <= _MAX_POSTING:
                 votes.extend((p - j, j) for p in post)
         if not votes:
@@ -481,8 +495,21 @@ class GlyphIndex:
         ev = glyphs(text, rendered=rendered)
         if not ev:
             return None
+        windows = self._windows(ev)
+        best = self._best(ev, windows)
+        if best is None or best.coverage < _RESEED_BELOW:
+            # A short formula whose scripts or matrix cells the text layer
+            # reordered may share no three glyphs in a row with its print
+            # (``ψ≤ztx`` printed ``zψ≤tx``): glyph pairs seed it then.
+            more = [w for w in self._windows(ev, 2) if w not in windows]
+            again = self._best(ev, more)
+            if again is not None and (best is None or again.matched > best.matched):
+                best = again
+        return best
+
+    def _best(self, ev: str, windows: list[tuple[int, int]]) -> GlyphHit | None:
         best: GlyphHit | None = None
-        for start, end in self._windows(ev):
+        for start, end in windows:
             blocks = tile(ev, self.concat[start:end])
             if not blocks:
                 continue

@@ -86,6 +86,16 @@ def test_glyph_index_item_spans() -> None:
     assert sorted(hit.items) == [1, 2]
 
 
+def test_glyph_index_seeds_a_short_reordered_formula_with_glyph_pairs() -> None:
+    # A column vector's top cell printed before the row of its relation: no
+    # three glyphs in a row are shared, so no 3-gram seeds a window.
+    idx = GlyphIndex(["The bound below holds for every state.", "z ψ ≤ t x (5)", "Then"])
+    hit = idx.find(r"\[ \psi \le \begin{bmatrix} z \\ t \\ x \end{bmatrix} \]")
+    assert hit is not None and hit.coverage == 1.0 and sorted(hit.items) == [1]
+    # Pairs seed, they do not make a match: glyphs scattered far apart stay unfound.
+    assert idx.find(r"\[ q \le \begin{bmatrix} k \\ w \end{bmatrix} \]") is None
+
+
 @pytest.fixture(scope="module")
 def pdf_and_twin(fixtures_dir: Path) -> tuple[Document, Document]:
     from docparse.api import parse
