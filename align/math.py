@@ -120,10 +120,12 @@ def render_math(tex: str) -> str:
     an ``equation``/``align`` environment). Sub- and superscripts follow
     their base, a fraction is its numerator then its denominator, matrix and
     ``cases`` cells come row by row; equation labels and tags are dropped.
+    A base's superscript comes before its subscript, as TeX draws them
+    (:func:`_sup_first`).
     Tokens are separated by spaces, which :func:`glyphs` removes.
 
     >>> render_math(r"\\sum_{i=0}^{\\infty} \\frac{\\alpha_i}{2} \\label{e1}")
-    '∑ i=0 ∞α i 2'
+    '∑∞ i=0 α i 2'
     """
     s = _RE_DISPLAY.sub(" ", tex.strip())
     s = _RE_DROP_WITH_ARG.sub(" ", s)
@@ -139,12 +141,102 @@ def render_math(tex: str) -> str:
     s = _RE_SPACING.sub(" ", s)
     s = _RE_KEEP_ARG.sub(" ", s)
     s = _RE_DROP.sub(" ", s)
+    s = _RE_SYMBOL.sub(lambda m: f" {_SYMBOLS[m.group(1) or m.group(2)]} ", s)
+    if "_" in s and "^" in s:
+        s = _sup_first(s)
     # Scripts and groups: the glyphs stay, in source order, each group a token.
     s = re.sub(r"[_^]", " ", s)
     s = s.replace("{", " ").replace("}", " ")
     text = math_to_text(f"${s}$") if "\\" in s else s
     text = _RE_LEFTOVER.sub(" ", text.strip("$"))
-    return " ".join(text.split())
+    return " ".join(text.translate(_BRACES).split())
+
+
+# Symbols the LaTeX renderer (pylatexenc) leaves out, as TeX's fonts print
+# them; literal braces stand in private-use characters until groups are gone.
+_SYMBOLS = {
+    "ne": "\u2260",
+    "neg": "\u00ac",
+    "lnot": "\u00ac",
+    "land": "\u2227",
+    "lor": "\u2228",
+    "bot": "\u22a5",
+    "models": "\u22a8",
+    "gets": "\u2190",
+    "colon": ":",
+    "Re": "\u211c",
+    "Im": "\u2111",
+    "triangle": "\u25b3",
+    "imath": "\u0131",
+    "jmath": "\u0237",
+    "|": "\u2016",
+    "{": "\ue000",
+    "lbrace": "\ue000",
+    "}": "\ue001",
+    "rbrace": "\ue001",
+}
+_RE_SYMBOL = re.compile(
+    r"\\(ne|neg|lnot|land|lor|bot|models|gets|colon|Re|Im|triangle|imath|jmath|lbrace|rbrace)"
+    r"(?![A-Za-z])|\\([|{}])"
+)
+_BRACES = str.maketrans({"\ue000": "{", "\ue001": "}"})
+
+
+def _script_arg(s: str, i: int) -> int:
+    """The end of the script argument of ``s`` that starts at ``i`` (spaces skipped)."""
+    n = len(s)
+    while i < n and s[i] == " ":
+        i += 1
+    if i >= n:
+        return i
+    if s[i] == "{":
+        depth = 0
+        for j in range(i, n):
+            if s[j] == "{":
+                depth += 1
+            elif s[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+        return n
+    if s[i] == "\\":
+        j = i + 1
+        while j < n and s[j].isalpha():
+            j += 1
+        return max(j, i + 2)
+    return i + 1
+
+
+def _sup_first(s: str) -> str:
+    """``s`` with each ``_{a}^{b}`` written ``^{b}_{a}``.
+
+    TeX sets a base's superscript and subscript as one box, the superscript
+    first, and text layers keep that order: ``x_i^2`` prints ``x 2 i``, and a
+    big operator's limits, ``\\sum_{i=1}^{n}``, print the upper one first.
+    """
+    out: list[str] = []
+    i = 0
+    n = len(s)
+    while i < n:
+        ch = s[i]
+        if ch not in "_^" or (i and s[i - 1] == "\\"):
+            out.append(ch)
+            i += 1
+            continue
+        end = _script_arg(s, i + 1)
+        j = end
+        while j < n and s[j] == " ":
+            j += 1
+        if ch == "_" and j < n and s[j] == "^":
+            end2 = _script_arg(s, j + 1)
+            sub = _sup_first(s[i + 1 : end])
+            sup = _sup_first(s[j + 1 : end2])
+            out.append(f"^{sup}_{sub}")
+            i = end2
+            continue
+        out.append(ch + _sup_first(s[i + 1 : end]))
+        i = end
+    return "".join(out)
 
 
 def math_share(text: str) -> float:
@@ -195,7 +287,15 @@ def _droppable(ch: str) -> bool:
 
 
 # Glyphs a text layer spells out where Unicode has one character.
-_SPELLED = {"\u22ef": "\u00b7\u00b7\u00b7", "\u2026": "...", "\u22c5": "\u00b7"}
+# Glyphs fonts name apart from the letter Unicode means: TeX's text fonts map
+# \\Delta to INCREMENT, its symbol font \\ast to ASTERISK OPERATOR.
+_SPELLED = {
+    "\u22ef": "\u00b7\u00b7\u00b7",
+    "\u2026": "...",
+    "\u22c5": "\u00b7",
+    "\u2206": "\u03b4",
+    "\u2217": "*",
+}
 
 
 def glyphs(text: str, *, rendered: bool = False) -> str:
@@ -213,6 +313,15 @@ def glyphs(text: str, *, rendered: bool = False) -> str:
 
 def glyph_map(text: str) -> tuple[str, list[int]]:
     """:func:`glyphs` of ``text`` (math already rendered) and, per glyph, its offset in ``text``."""
+    kept: list[int] | None = None
+    if "\u0338" in text or "\u20d2" in text:
+        # A negation slash a text layer sets apart (``a ̸= b``): normalising
+        # would drop it with the space before it, so the spaces around it go.
+        gaps = [i for m in _RE_LOOSE_NEGATION.finditer(text) for i in range(*m.span())]
+        if gaps:
+            dropped = set(gaps)
+            kept = [i for i in range(len(text)) if i not in dropped]
+            text = "".join(text[i] for i in kept)
     norm = normalize(text, fold_case=True)
     out: list[str] = []
     starts: list[int] = []
@@ -229,7 +338,12 @@ def glyph_map(text: str) -> tuple[str, list[int]]:
                 continue
         out.append(spelled)
         starts.extend([norm.starts[i]] * len(spelled))
+    if kept is not None:
+        starts = [kept[k] for k in starts]
     return "".join(out), starts
+
+
+_RE_LOOSE_NEGATION = re.compile(r"\s+(?=[\u0338\u20d2])|(?<=[\u0338\u20d2])\s+")
 
 
 def tile(ev: str, window: str, *, pad: int = 4) -> list[tuple[int, int, int, int]]:
@@ -298,6 +412,8 @@ class GlyphHit:
 
 
 _Q = 3  # glyph q-grams that seed candidate windows
+# Below this coverage glyph pairs seed more windows (see GlyphIndex.find).
+_RESEED_BELOW = 0.9
 _MAX_POSTING = 64
 
 
@@ -329,6 +445,7 @@ class GlyphIndex:
         for i in range(len(c) - _Q + 1):
             grams.setdefault(c[i : i + _Q], []).append(i)
         self.grams = grams
+        self._pair_index: dict[str, list[int]] | None = None
 
     def item_at(self, pos: int) -> int:
         return max(0, bisect.bisect_right(self.starts, pos) - 1)
@@ -341,11 +458,22 @@ class GlyphIndex:
         last = offsets[min(end, len(offsets)) - 1]
         return (offsets[start], last + 1)
 
-    def _windows(self, ev: str) -> list[tuple[int, int]]:
+    def _pairs(self) -> dict[str, list[int]]:
+        """The concatenation's glyph pairs and where each starts (built on first use)."""
+        if self._pair_index is None:
+            pairs: dict[str, list[int]] = {}
+            c = self.concat
+            for i in range(len(c) - 1):
+                pairs.setdefault(c[i : i + 2], []).append(i)
+            self._pair_index = pairs
+        return self._pair_index
+
+    def _windows(self, ev: str, q: int = _Q) -> list[tuple[int, int]]:
         """Candidate windows of the concatenation, best first (q-gram votes by offset)."""
         votes: list[tuple[int, int]] = []
-        for j in range(len(ev) - _Q + 1):
-            post = self.grams.get(ev[j : j + _Q])
+        grams = self.grams if q == _Q else self._pairs()
+        for j in range(len(ev) - q + 1):
+            post = grams.get(ev[j : j + q])
             if post is not None and len(post) <= _MAX_POSTING:
                 votes.extend((p - j, j) for p in post)
         if not votes:
@@ -367,8 +495,21 @@ class GlyphIndex:
         ev = glyphs(text, rendered=rendered)
         if not ev:
             return None
+        windows = self._windows(ev)
+        best = self._best(ev, windows)
+        if best is None or best.coverage < _RESEED_BELOW:
+            # A short formula whose scripts or matrix cells the text layer
+            # reordered may share no three glyphs in a row with its print
+            # (``ψ≤ztx`` printed ``zψ≤tx``): glyph pairs seed it then.
+            more = [w for w in self._windows(ev, 2) if w not in windows]
+            again = self._best(ev, more)
+            if again is not None and (best is None or again.matched > best.matched):
+                best = again
+        return best
+
+    def _best(self, ev: str, windows: list[tuple[int, int]]) -> GlyphHit | None:
         best: GlyphHit | None = None
-        for start, end in self._windows(ev):
+        for start, end in windows:
             blocks = tile(ev, self.concat[start:end])
             if not blocks:
                 continue

@@ -94,7 +94,7 @@ class DocScore:
     worst: list[tuple[float, str, str, str]] = field(default_factory=list)
 
 
-def _bare_numbers(texts: Sequence[str]) -> int:
+def bare_numbers(texts: Sequence[str]) -> int:
     """Bare numbers of ``texts``, but for the mark a unit opens with (a section or footnote
     number the twin does not write); a unit that is one number (a page number) counts."""
     n = 0
@@ -139,7 +139,7 @@ def score_doc(
     worst.sort(key=lambda w: w[0])
     # Table cells count on both sides: a table read as paragraphs holds its numbers too.
     content = [u.text for u in parsed.content_units()]
-    twin_numbers = _bare_numbers([u.text for u in twin.units])
+    twin_numbers = bare_numbers([u.text for u in twin.units])
     total, found, right, _ = heading_levels(parsed, twin)
     return DocScore(
         name=name,
@@ -154,7 +154,7 @@ def score_doc(
         running=len(running),
         lost=len(lost_to_furniture(parsed, twin_texts(Pair(name, Path(), None), twin))),
         head_leaks=head_leaks(parsed, heads),
-        number_leaks=max(0, _bare_numbers(content) - twin_numbers),
+        number_leaks=max(0, bare_numbers(content) - twin_numbers),
         spurious=proj.spurious(),
         worst=worst,
     )
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, list[DocScore]]] = {b: {} for b in backends}
     with tempfile.TemporaryDirectory() as tmp:
         if args.from_dir:
-            pairs = pairs_in(args.from_dir)
+            pairs = [p for p in pairs_in(args.from_dir) if p[1] in (args.family or DOC_FAMILIES)]
         else:
             out = args.out or Path(tmp)
             out.mkdir(parents=True, exist_ok=True)

@@ -245,12 +245,32 @@ def _in_table(line: Line, page: PageContent) -> bool:
 
 
 def _tabular(rows: Sequence[Line]) -> bool:
-    """A table's cells: a row with three gaps of 1.5 em or more, or two rows with two."""
+    """A table's cells: a row with three gaps of 1.5 em or more, or two rows with two.
+
+    A gap that a piece of another row reaches into is no gutter between
+    cells: the limits of a big operator (or a numerator) over the place of
+    a glyph that the text layer left out (TeX's unmapped extension font:
+    ``∑``, ``∫``, tall parentheses). A table's gutters are empty in every row.
+    """
     wide = 0
-    for row in rows:
+    inked: list[list[tuple[float, float]]] | None = None
+    for k, row in enumerate(rows):
         spans = sorted((s for s in row.spans if s.text.strip()), key=lambda s: s.bbox.x0)
         em = 1.5 * max(row.size, 1.0)
-        gaps = sum(b.bbox.x0 - a.bbox.x1 > em for a, b in pairwise(spans))
+        gaps = 0
+        for a, b in pairwise(spans):
+            x0, x1 = a.bbox.x1, b.bbox.x0
+            if x1 - x0 <= em:
+                continue
+            if inked is None:  # each row's inked spans, read once and only for a wide gap
+                inked = [[(s.bbox.x0, s.bbox.x1) for s in r.spans if s.text.strip()] for r in rows]
+            least = 0.25 * (x1 - x0)
+            gaps += not any(
+                min(x1, b1) - max(x0, b0) >= least
+                for j, boxes in enumerate(inked)
+                if j != k
+                for b0, b1 in boxes
+            )
         if gaps >= 3:
             return True  # a header row of ranges ("5-14 15-24 ... ≥65")
         text = row.text

@@ -63,7 +63,7 @@ from docparse.backends.items import (
     new_item,
     superscripts,
 )
-from docparse.backends.line_numbers import split_line_numbers
+from docparse.backends.line_numbers import split_line_numbers, tables_clear_of_numbers
 from docparse.backends.lines import union_boxes
 from docparse.backends.pages import (
     Assembly,
@@ -289,10 +289,13 @@ def _dominant_size(lines: Sequence[Line]) -> float:
 def page_items(page: PageContent, config: PdfConfig) -> PageItems:
     """Step 1 for one page: paragraph candidates and tables in reading order."""
     tables = page.tables if config.tables else ()
+    # Margin line numbers out first: glued into lines they break equations and paragraphs.
+    numbered = split_line_numbers(page)
+    if numbered is not page and tables:
+        tables = tables_clear_of_numbers(tables, numbered)
     cells = [" ".join(_compact(c) for r in t.rows for c in r) for t in tables]
     items: list[Item] = []
-    # Margin line numbers out first: glued into lines they break equations and paragraphs.
-    blocks = join_number_blocks(gather_equations(split_line_numbers(page)))
+    blocks = join_number_blocks(gather_equations(numbered))
     # A line's marks do not depend on its block: the page's lines read at once
     # after the loop, all but those of one-line one-span blocks (a mark is a
     # span beside another on its line).

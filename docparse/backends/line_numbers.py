@@ -20,6 +20,16 @@ A column is told by geometry and sequence alone, never by a font:
   (ends) in it or within a gap of it on the inner side, at any height. A
   table's column of years (``1996``, ``1997``, ...) fails here: the
   table's title or row labels start where the years do.
+
+On a two-column page ``lineno`` numbers the second column's lines in the
+gutter, left of that column (or the first column's, right of it, with the
+numbers on the right): no outer quarter holds them, and the first column's
+line ends reach into their band. Such a column is known by its sequence:
+once a page's margin column is found, a column of at least
+:data:`MIN_GUTTER` aligned numbers off the margin zones, growing as a
+margin column does, that carries the margin column's numbering on (its
+first number comes within ten steps after the margin column's last, or its
+last within ten steps before the margin column's first) is one too.
 """
 
 from __future__ import annotations
@@ -29,12 +39,14 @@ from dataclasses import replace
 from itertools import pairwise
 
 from docparse.backends.lines import make_line, union_boxes
-from docparse.backends.pages import Block, Line, PageContent, TextSpan
+from docparse.backends.pages import Block, Line, PageContent, TableRegion, TextSpan
 
 #: Fewest numbers a column needs on a page.
 MIN_NUMBERS = 5
 #: Share of the page width each side that a margin column may lie in.
 ZONE = 0.25
+#: Fewest numbers of a gutter column (it must carry a margin column's numbering on).
+MIN_GUTTER = 3
 #: Most digits of a line number.
 _DIGITS = 5
 
@@ -145,6 +157,52 @@ def _column(page: PageContent, spans: list[TextSpan], left: bool) -> list[TextSp
     return column
 
 
+def _gutter_candidates(page: PageContent, taken: set[int]) -> list[TextSpan]:
+    """Number spans off the margin zones that open or close their line (not in ``taken``)."""
+    left_edge, right_edge = ZONE * page.width, (1 - ZONE) * page.width
+    out: list[TextSpan] = []
+    for b in page.blocks:
+        if b.role is not None:
+            continue
+        for ln in b.lines:
+            text = ln.text
+            if not text or not (text[0].isdigit() or text[-1].isdigit()):
+                continue
+            spans = [s for s in ln.spans if s.text.strip()]
+            for s in (spans[0], spans[-1]) if len(spans) > 1 else spans:
+                if id(s) in taken or _number(s) is None:
+                    continue
+                if left_edge < s.bbox.x1 and s.bbox.x0 < right_edge:
+                    out.append(s)
+    return out
+
+
+def _continues(column: list[TextSpan], margins: list[list[TextSpan]]) -> bool:
+    """``column`` carries the numbering of one of the margin columns ``margins`` on."""
+    values = [_number(s) or 0 for s in column]
+    step = Counter(b - a for a, b in pairwise(values)).most_common(1)[0][0]
+    for margin in margins:
+        first, last = _number(margin[0]) or 0, _number(margin[-1]) or 0
+        if 0 < values[0] - last <= 10 * step or 0 < first - values[-1] <= 10 * step:
+            return True
+    return False
+
+
+def _gutter_column(page: PageContent, margins: list[list[TextSpan]]) -> list[TextSpan]:
+    """The numbers of a column set in the gutter between two text columns (see the module)."""
+    taken = {id(s) for c in margins for s in c}
+    spans = _gutter_candidates(page, taken)
+    if len(spans) < MIN_GUTTER:
+        return []
+    column = _aligned(spans)
+    if len(column) < MIN_GUTTER:
+        return []
+    column.sort(key=lambda s: s.bbox.y0)
+    if not _sequence(column) or not _continues(column, margins):
+        return []
+    return column
+
+
 def split_line_numbers(page: PageContent) -> PageContent:
     """``page`` with its margin line numbers taken out of its lines (see the module).
 
@@ -158,6 +216,9 @@ def split_line_numbers(page: PageContent) -> PageContent:
     columns = [c for c in (_column(page, left, True), _column(page, right, False)) if c]
     if not columns:
         return page
+    gutter = _gutter_column(page, columns)
+    if gutter:
+        columns.append(gutter)
     taken = {id(s) for c in columns for s in c}
     blocks: list[Block] = []
     for b in page.blocks:
@@ -178,3 +239,27 @@ def split_line_numbers(page: PageContent) -> PageContent:
         number_lines = tuple(make_line((s,), s.bbox) for s in c)
         blocks.append(Block(number_lines, union_boxes([s.bbox for s in c]), "line_number"))
     return replace(page, blocks=tuple(blocks))
+
+
+def tables_clear_of_numbers(
+    tables: tuple[TableRegion, ...], page: PageContent
+) -> tuple[TableRegion, ...]:
+    """``tables`` but those holding three or more of the line numbers of ``page``
+    (as :func:`split_line_numbers` returned it).
+
+    ``lineno`` numbers no line of a float, so a table the backend's finder
+    made of numbered lines is two columns of text and the numbers between
+    them read as a grid, never a table of the document.
+    """
+    numbers = [ln.bbox for b in page.blocks if b.role == "line_number" for ln in b.lines]
+    kept = []
+    for t in tables:
+        box = t.bbox
+        inside = sum(
+            1
+            for n in numbers
+            if box.x0 <= (n.x0 + n.x1) / 2 <= box.x1 and box.y0 <= (n.y0 + n.y1) / 2 <= box.y1
+        )
+        if inside < 3:
+            kept.append(t)
+    return tuple(kept) if len(kept) < len(tables) else tables

@@ -162,7 +162,7 @@ class Pypdfium2Backend(PdfBackend):
         blocks = blocks_from_lines(lines)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
-            segments, fills, rules = page_drawings(page, self._raw, left, top)
+            segments, fills, rules, paths = page_drawings(page, self._raw, left, top)
             inputs = PageInputs(
                 width=width,
                 height=height,
@@ -171,7 +171,7 @@ class Pypdfium2Backend(PdfBackend):
                 segments=tuple(segments),
                 fills=tuple(fills),
             )
-            tables = page_tables(inputs, rules)
+            tables = page_tables(inputs, rules, paths)
         return PageContent(
             number=index + 1,
             width=width,

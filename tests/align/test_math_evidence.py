@@ -20,8 +20,9 @@ from docparse.model import Document
     [
         # fraction: numerator, then denominator
         (r"\frac{m v^{2}}{2}", "mv22"),
-        # sum with limits: the operator, its lower then upper limit
-        (r"\sum_{k=1}^{\infty} a_k", "∑k=1∞ak"),
+        # sum with limits: the operator, its upper then lower limit (TeX sets the upper first)
+        (r"\sum_{k=1}^{\infty} a_k", "∑∞k=1ak"),
+        (r"\sum^{n}_{k=1} a_k", "∑nk=1ak"),
         # matrix: cells row by row, sized delimiters dropped
         (r"\left( \begin{array}{cc} a & b \\ c & d \end{array} \right)", "abcd"),
         (r"\begin{pmatrix} p_{11} & p_{12} \\ p_{21} & p_{22} \end{pmatrix}", "p11p12p21p22"),
@@ -30,9 +31,14 @@ from docparse.model import Document
             r"\begin{cases} -1 & \text{if } x < 0 \\ 1 & \text{otherwise} \end{cases}",
             "-1ifx<01otherwise",
         ),
-        # sub/superscripts flattened in source order; fonts, labels, spacing dropped
+        # sub/superscripts flattened, a superscript before the subscript of its base;
+        # fonts, labels, spacing dropped
         (r"T^{\mu\nu}_{\lambda} \, \mathrm{d}x \label{eq:t}", "tμνλdx"),
-        (r"\mathcal{L}_{n}^{\star} \quad \bm{x}", "ln⋆x"),
+        (r"\mathcal{L}_{n}^{\star} \quad \bm{x}", "l⋆nx"),
+        (r"x_{i_{j}}^{(k)} + y_{n}", "x(k)ij+yn"),
+        # symbols the LaTeX renderer leaves out; literal braces and norms kept
+        (r"a \ne b \land \neg c", "a≠b∧¬c"),
+        (r"\{ x \colon \| x \| \le 1 \}", "{x:‖x‖≤1}"),
         (r"\[ E = m c^2 \nonumber \]", "e=mc2"),
         (r"\begin{align} a &= b \\ c &\leq d \end{align}", "a=bc≤d"),
     ],
@@ -48,6 +54,11 @@ def test_glyphs_fold_what_a_text_layer_prints() -> None:
     assert glyphs("a ≠ b") != glyphs("a = b")
     # A text layer may print the slash before its = (quantum template p5: "A̸ = B").
     assert glyphs("A\u0338 = B") == glyphs(r"\[ A \neq B \]") == glyphs("A ≠ B")
+    # ... or set apart from both sides (pdfplumber: "φ(k) ̸= p", pypdfium2: "h ̸ = k").
+    assert glyphs("φ(k) \u0338= p") == glyphs("φ(k) \u0338 = p") == "φ(k)≠p"
+    assert glyphs("a \u0338= b") == glyphs(r"$a \ne b$") == "a≠b"
+    # TeX's fonts name \Delta INCREMENT and \ast ASTERISK OPERATOR.
+    assert glyphs("\u2206t \u2217 x") == glyphs(r"$\Delta t * x$")
 
 
 def test_has_math_and_render_text() -> None:
@@ -73,6 +84,16 @@ def test_glyph_index_item_spans() -> None:
     hit = idx.find(r"\[ \sum_{i=0}^{\infty} x + 1 \]")
     assert hit is not None and hit.coverage == 1.0
     assert sorted(hit.items) == [1, 2]
+
+
+def test_glyph_index_seeds_a_short_reordered_formula_with_glyph_pairs() -> None:
+    # A column vector's top cell printed before the row of its relation: no
+    # three glyphs in a row are shared, so no 3-gram seeds a window.
+    idx = GlyphIndex(["The bound below holds for every state.", "z ψ ≤ t x (5)", "Then"])
+    hit = idx.find(r"\[ \psi \le \begin{bmatrix} z \\ t \\ x \end{bmatrix} \]")
+    assert hit is not None and hit.coverage == 1.0 and sorted(hit.items) == [1]
+    # Pairs seed, they do not make a match: glyphs scattered far apart stay unfound.
+    assert idx.find(r"\[ q \le \begin{bmatrix} k \\ w \end{bmatrix} \]") is None
 
 
 @pytest.fixture(scope="module")

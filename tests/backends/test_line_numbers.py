@@ -104,3 +104,40 @@ def test_a_table_column_of_years_under_a_title_starting_there_is_no_margin() -> 
 def test_numbers_that_fall_back_are_no_line_numbers() -> None:
     page = _numbered_page([3, 4, 5, 6, 2, 7, 8])
     assert split_line_numbers(page) is page
+
+
+def _two_column_page(gutter: list[int], margin: list[int] | None = None) -> PageContent:
+    """Two columns of prose (x 72-290 and 320-540); ``margin`` numbers the left column's
+    lines at x=20 (1, 2, ... when None), ``gutter`` the right column's at x=300-310."""
+    margin = list(range(1, len(gutter) + 1)) if margin is None else margin
+    lines = [_line("Two Column Page Title", 72, 60, 14)]
+    for i in range(len(gutter)):
+        y = 100 + 12 * i
+        if i < len(margin):
+            lines.append(_line(str(margin[i]), 20, y + 3, 5))
+        lines.append(_line(f"Left column prose of line {'abcdefgh'[i]}, set on.", 72, y))
+        lines.append(_line(str(gutter[i]).rjust(2), 300, y + 3, 5))
+        lines.append(_line(f"Right column prose of line {'abcdefgh'[i]}, set on.", 320, y))
+    return PageContent(1, 612, 792, blocks=tuple(_block(ln) for ln in lines))
+
+
+def test_gutter_numbers_that_carry_the_margin_numbering_on_are_line_numbers() -> None:
+    # lineno on a two-column page: the left column's numbers in the margin,
+    # the right column's in the gutter, going on from them.
+    page = _two_column_page(list(range(7, 13)))
+    found = split_line_numbers(page)
+    assert [b.role for b in found.blocks].count("line_number") == 2
+    doc = _build([page])
+    furniture = [u.text for u in doc.units if u.kind == "furniture"]
+    assert "7 8 9 10 11 12" in furniture
+    assert not any(_LONE_NUMBER.search(u.text) for u in doc.units if u.kind != "furniture")
+
+
+def test_gutter_numbers_without_a_margin_column_or_not_going_on_stay() -> None:
+    # No margin column (a table's column of years in the middle): nothing read.
+    alone = _two_column_page(list(range(1996, 2002)), margin=[])
+    assert split_line_numbers(alone) is alone
+    # A margin column 1-6 and, in the middle, years: they carry nothing on.
+    page = _two_column_page(list(range(1996, 2002)))
+    found = split_line_numbers(page)
+    assert [b.role for b in found.blocks].count("line_number") == 1

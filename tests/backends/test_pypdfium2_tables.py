@@ -84,6 +84,44 @@ def test_runs_touching_are_one_word(generated: Path) -> None:
     ) in rows
 
 
+def test_ruled_cells_keep_wrapped_lines_in_one_row(generated: Path) -> None:
+    # Rules between the rows and columns, none at the sides: each ruled cell is
+    # one cell however many lines it wraps over (the label "type -p commandname"
+    # wraps, and read from the words alone it was a row of its own).
+    tables = _tables(generated / "ruled-inner.pdf")
+    assert len(tables) == 1
+    rows = tables[0].rows
+    assert len(rows) == 8
+    assert [r[0] for r in rows][5:7] == ["type -p commandname", "which commandname"]
+    assert rows[5][2] == 'display the file location of the command "commandname"'
+
+
+def test_narrow_glyphs_set_apart_stay_one_word(generated: Path) -> None:
+    # PDFium's boxes are the glyphs' ink: a "1" or an "I" is narrow in its advance, and
+    # Chromium's "12" or "I:40" come as runs further apart than the line text's space
+    # gap. PDFium's own text has no space there and the advance boxes meet: one word.
+    rows = _tables(generated / "ruled-inner.pdf")[0].rows
+    assert [r[1] for r in rows[1:]] == [
+        "V:901, I:999",
+        "V:320, I:998",
+        "V:455, I:999",
+        "V:83, I:702",
+        "V:12, I:40",
+        "V:77, I:850",
+        "V:3, I:511",
+    ]
+
+
+def test_ruled_grid_leaves_the_sentence_above_out(fixtures_dir: Path) -> None:
+    # 3M 2018 p50: the ruled grid starts at its rules; the sentence above its
+    # heads ("... is summarized as follows") is no row of it.
+    tables = _tables(fixtures_dir / "pdf" / "3M_2018_10K-p50" / "3M_2018_10K-p50.pdf")
+    assert len(tables) == 1
+    rows = tables[0].rows
+    assert rows[0][2] == "Payments due by year"
+    assert rows[3][:3] == ("Total debt (Note 12)", "$14,622", "$1,211")
+
+
 def test_tables_off_reads_no_character(generated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: Any) -> Any:
         raise AssertionError("page_words called with tables off")
