@@ -46,7 +46,7 @@ from benchmarks.math_pairs_gen import FAMILIES, compile_tex, generate
 BACKENDS = ("pymupdf", "pdfplumber", "pypdfium2")
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
-QUICK_ARGS = ["--per-family", "1", "--backend", "pymupdf"]
+QUICK_ARGS = ["--from", "fixtures/math_generated", "--backend", "pymupdf"]
 
 #: What a twin equation holds, read from its LaTeX.
 FEATURES: dict[str, re.Pattern[str]] = {

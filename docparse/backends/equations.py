@@ -44,6 +44,7 @@ from itertools import accumulate, pairwise
 from docparse.backends.disjoint import DisjointSets
 from docparse.backends.lines import union_boxes
 from docparse.backends.pages import Block, Line, PageContent
+from docparse.model import BBox
 
 __all__ = ["gather_equations", "is_math_font"]
 
@@ -245,12 +246,32 @@ def _in_table(line: Line, page: PageContent) -> bool:
 
 
 def _tabular(rows: Sequence[Line]) -> bool:
-    """A table's cells: a row with three gaps of 1.5 em or more, or two rows with two."""
+    """A table's cells: a row with three gaps of 1.5 em or more, or two rows with two.
+
+    A gap that a piece of another row reaches into is no gutter between
+    cells: the limits of a big operator (or a numerator) over the place of
+    a glyph that the text layer left out (TeX's unmapped extension font:
+    ``∑``, ``∫``, tall parentheses). A table's gutters are empty in every row.
+    """
     wide = 0
-    for row in rows:
+    inked: list[list[tuple[float, float]]] | None = None
+    for k, row in enumerate(rows):
         spans = sorted((s for s in row.spans if s.text.strip()), key=lambda s: s.bbox.x0)
         em = 1.5 * max(row.size, 1.0)
-        gaps = sum(b.bbox.x0 - a.bbox.x1 > em for a, b in pairwise(spans))
+        gaps = 0
+        for a, b in pairwise(spans):
+            x0, x1 = a.bbox.x1, b.bbox.x0
+            if x1 - x0 <= em:
+                continue
+            if inked is None:  # each row's inked spans, read once and only for a wide gap
+                inked = [[(s.bbox.x0, s.bbox.x1) for s in r.spans if s.text.strip()] for r in rows]
+            least = 0.25 * (x1 - x0)
+            gaps += not any(
+                min(x1, b1) - max(x0, b0) >= least
+                for j, boxes in enumerate(inked)
+                if j != k
+                for b0, b1 in boxes
+            )
         if gaps >= 3:
             return True  # a header row of ranges ("5-14 15-24 ... ≥65")
         text = row.text
@@ -311,6 +332,21 @@ def _sort_lines(
     return text, math, weak, numbers
 
 
+def _inner_words(line: Line, box: BBox, body: float) -> bool:
+    """``line`` is one or two short words lying within ``box`` (an em of slack at its right)."""
+    text = line.text.strip()
+    b = line.bbox
+    em = max(body, 1.0)
+    return (
+        0 < len(text) <= 16
+        and len(text.split()) <= 2
+        and b.x0 >= box.x0
+        and b.x1 <= box.x1 + em
+        and b.y0 >= box.y0 - 0.2 * em
+        and b.y1 <= box.y1 + 0.2 * em
+    )
+
+
 def gather_equations(page: PageContent) -> tuple[Block, ...]:
     """``page.blocks`` with each display equation gathered into one ``equation`` block.
 
@@ -341,14 +377,20 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
         col = _column(text, (box.x0 + box.x1) / 2)
         if col is None or box.width > col[1] - col[0] + 2:
             continue
-        if any(
-            min(col[1], t.bbox.x1) - max(col[0], t.bbox.x0) > 1
-            and min(box.y1, t.bbox.y1) - max(box.y0, t.bbox.y0) > 1
+        # A word or two of text inside the formula's box is its own (``cases``'
+        # ``otherwise``, ``for all``), not a table's label beside it.
+        sharing = [
+            t
             for t in text
-        ):
+            if min(col[1], t.bbox.x1) - max(col[0], t.bbox.x0) > 1
+            and min(box.y1, t.bbox.y1) - max(box.y0, t.bbox.y0) > 1
+        ]
+        inner = [t for t in sharing if id(t) not in taken and _inner_words(t, box, body)]
+        if len(inner) < len(sharing):
             continue  # text shares its rows in the column: a table, a figure's labels
         width = col[1] - col[0]
-        rows = _rows([p.line for p in group])
+        pieces = [p.line for p in group] + inner
+        rows = _rows(pieces)
         if _tabular(rows):
             continue
         tags = [
@@ -364,8 +406,8 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
         if not (centred or numbered):
             continue
         # One number ends the equation; numbered rows (``align``) keep theirs.
-        lines = rows + tags if len(tags) <= 1 else _rows([p.line for p in group] + tags)
-        taken.update(id(p.line) for p in group)
+        lines = rows + tags if len(tags) <= 1 else _rows(pieces + tags)
+        taken.update(id(ln) for ln in pieces)
         taken.update(id(n) for n in tags)
         first = min(p.block for p in group)
         found.append(

@@ -79,6 +79,7 @@ class _CharReader:
         self.n_chars = int(raw.FPDFText_CountChars(textpage))
         self._edges = [ctypes.c_double() for _ in range(4)]
         self._refs = [ctypes.byref(e) for e in self._edges]
+        self._rect = raw.FS_RECTF()
 
     def index_at(self, x: float, y: float) -> int:
         """The character at PDF point ``(x, y)`` (a point of tolerance), or -1."""
@@ -93,6 +94,12 @@ class _CharReader:
         ptr = ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort))
         written = int(self.raw.FPDFText_GetText(self.handle, start, count, ptr))
         return buf.raw[: 2 * max(written - 1, 0)].decode("utf-16-le", "replace")
+
+    def loose_x(self, index: int) -> tuple[float, float] | None:
+        """Left and right edge (PDF space) of character ``index``'s advance box, or ``None``."""
+        if not self.raw.FPDFText_GetLooseCharBox(self.handle, index, ctypes.byref(self._rect)):
+            return None
+        return self._rect.left, self._rect.right
 
     def x_edges(self, index: int) -> tuple[float, float] | None:
         """Left and right edge (PDF space) of character ``index``, or ``None``."""
@@ -121,7 +128,10 @@ def _cut(span: TextSpan, reader: _CharReader, left: float, top: float) -> list[W
             return None
         if words == [] and piece[0] != token[0]:
             return None  # another run's character at the run's left edge
-        first, last = reader.x_edges(start + j), reader.x_edges(start + j + len(token) - 1)
+        first, last = (
+            reader.x_edges(start + j),
+            reader.x_edges(start + j + len(token) - 1),
+        )
         if first is None or last is None:
             return None
         x0, x1 = first[0] - left, last[1] - left
@@ -159,7 +169,20 @@ def page_words(
             words = _cut(s, reader, left, top)
         if words is None:
             words = [(b.x0, b.y0, b.x1, b.y1, text)]
-        if out and _touching(out[-1], words[0], max(prev_size, s.size, 1.0)):
+        size = max(prev_size, s.size, 1.0)
+        if out and (
+            _touching(out[-1], words[0], size)
+            or (
+                _near(out[-1], words[0], size)
+                and _one_word(
+                    reader := reader or _CharReader(textpage, raw),
+                    out[-1],
+                    words[0],
+                    left,
+                    top,
+                )
+            )
+        ):
             p, w = out[-1], words[0]
             words[0] = (p[0], min(p[1], w[1]), w[2], max(p[3], w[3]), p[4] + w[4])
             out.pop()
@@ -178,6 +201,33 @@ def _touching(a: Word, b: Word, size: float) -> bool:
         return False
     # Boxes overlapping at all: PDFium's box of a comma is its glyph's, below the digits'.
     return b[1] < a[3] and a[1] < b[3]
+
+
+def _near(a: Word, b: Word, size: float) -> bool:
+    """Whether run ``b`` starts on ``a``'s line more than the line text's space gap
+    after it but at most half the font size: apart or one word, as PDFium's text
+    tells (:func:`_one_word`). PDFium's boxes are the glyphs' own, and a narrow
+    glyph (a ``1`` in tabular figures, an ``I``) is centred in a wider advance:
+    Chromium's ``$109`` comes as runs ``$1`` ``09`` that far apart."""
+    gap = b[0] - a[2]
+    return 0.15 * size < gap <= 0.5 * size and b[1] < a[3] and a[1] < b[3]
+
+
+def _one_word(reader: _CharReader, a: Word, b: Word, left: float, top: float) -> bool:
+    """Whether PDFium's text sets run ``b``'s first character right after run
+    ``a``'s last, no space between, and their advance boxes
+    (``FPDFText_GetLooseCharBox``) meet: one word, the gap only the glyphs' sides."""
+    # Found by a letter's or a digit's box, which spans the line's middle (a point's does not).
+    if b[4][0].isalnum():
+        index = reader.index_at(left + b[0] + 0.5, top - (b[1] + b[3]) / 2) - 1
+    else:
+        index = reader.index_at(left + a[2] - 0.5, top - (a[1] + a[3]) / 2)
+    if index < 0 or reader.text(index, 2) != a[4][-1] + b[4][0]:
+        return False
+    before, after = reader.loose_x(index), reader.loose_x(index + 1)
+    if before is None or after is None:
+        return False
+    return after[0] - before[1] <= 0.05 * max(b[3] - b[1], 1.0)
 
 
 def _dots(text: str) -> bool:
@@ -215,7 +265,11 @@ def page_drawings(
         painted = raw.FPDFPath_GetDrawMode(obj, ctypes.byref(fill_mode), ctypes.byref(stroke))
         filled, stroked = painted and fill_mode.value, painted and stroke.value
         if filled or stroked:
-            paths.add(obj, (x0, y0, x1, y1), ("f" if filled else "") + ("s" if stroked else ""))
+            paths.add(
+                obj,
+                (x0, y0, x1, y1),
+                ("f" if filled else "") + ("s" if stroked else ""),
+            )
         thin = min(x1 - x0, y1 - y0) <= 2.0
         if not thin and raw.FPDFPath_CountSegments(obj) > 5:
             continue

@@ -162,6 +162,37 @@ def test_rows_of_cells_are_a_table_not_an_equation() -> None:
     assert not [b for b in blocks if b.role == "equation"]
 
 
+def test_gaps_under_big_operator_limits_are_no_cell_gutters() -> None:
+    # Generated pair cm-4, eq. (6): g ∝ (∫ v dx + ∑ T + ∏ m × π). The
+    # operators are glyphs of TeX's extension font without a Unicode map, left
+    # out; the three gaps they leave in the main row were read as a table
+    # row's gutters. Their limits above and below sit in those gaps.
+    def span(text: str, x0: float, x1: float, y0: float, size: float) -> TextSpan:
+        return TextSpan(text, BBox(x0, y0, x1, y0 + size), size, False, "CMMI10")
+
+    row = [span(t, x0, x1, 132, 10.9) for t, x0, x1 in (
+        ("g ∝", 100, 120), ("v dx +", 150, 180), ("T +", 205, 225), ("m × π", 250, 280)
+    )]  # fmt: skip
+    main = Line(tuple(row), BBox(100, 132, 280, 142.9))
+    limits = [
+        Line((sp,), sp.bbox)
+        for sp in (
+            span("∞", 128, 140, 124, 7),
+            span("−∞", 125, 143, 144, 7),
+            span("∞", 188, 196, 124, 7),
+            span("m=1", 185, 200, 144, 7),
+            span("∞", 230, 238, 124, 7),
+            span("l=1", 228, 243, 144, 7),
+        )
+    ]
+    page = _page(_prose(98), _prose(110), *limits, main, _prose(165), _prose(177))
+    eqs = [b for b in gather_equations(page) if b.role == "equation"]
+    assert len(eqs) == 1 and "m × π" in eqs[0].text and "m=1" in eqs[0].text
+    # Without the limits the same row is three gutters: a table's row.
+    page = _page(_prose(98), _prose(110), main, _prose(165), _prose(177))
+    assert not [b for b in gather_equations(page) if b.role == "equation"]
+
+
 def test_one_row_of_cells_is_a_table_row_not_an_equation() -> None:
     # ICDAR eu-016's age bands: "5-14 15-24 25-44 45-64 ≥65", centred in the page.
     cells = [
@@ -237,3 +268,44 @@ def test_a_formula_known_by_its_font_alone_passes_the_quick_test() -> None:
     eq = _line("f ( x ) 2", 160, 130, font="ABCDEF+CMMI10")
     blocks = gather_equations(_page(_prose(100), _prose(112), eq, _prose(150), _prose(162)))
     assert [b.text for b in blocks if b.role == "equation"] == ["f ( x ) 2"]
+
+
+MATH_PAIRS = Path(__file__).resolve().parents[2] / "fixtures" / "math_generated"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_equation_of_big_operators_is_one_unit_apart_from_the_prose_after(
+    backend: str,
+) -> None:
+    # Generated pair cm-4 (Computer Modern), eq. (6) (see the test above): it
+    # was not gathered and pymupdf and pdfplumber glued it to the paragraph
+    # after it ("... mi × π ... W the proof lies validation ...").
+    doc = docparse.parse(MATH_PAIRS / "cm-4.pdf", backend=backend)
+    held = [u for u in doc.units if "×π+Q" in _glyphs(u.text)]
+    assert [u.kind for u in held] == ["equation"], [u.text for u in doc.units if "π" in u.text]
+    assert "∞" in held[0].text and _glyphs(held[0].text).endswith("(6)")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_text_words_of_cases_are_the_equations_own(backend: str) -> None:
+    # Generated pair palatino-2: Q(Φ) < {log Θ × sgn(Z) if U > 0; p⁻¹ else}.
+    # "else" is a word in the text font, which made the formula's rows
+    # "shared with text": not gathered, and pymupdf glued it to the prose after.
+    doc = docparse.parse(MATH_PAIRS / "palatino-2.pdf", backend=backend)
+    held = [u for u in doc.units if "else" in u.text.split()]
+    assert [u.kind for u in held] == ["equation"]
+    assert "sgn" in held[0].text and "if" in held[0].text.split()
+
+
+def test_a_word_inside_a_formulas_box_joins_it_and_a_label_beside_it_does_not() -> None:
+    value = _line("α + β", 150, 130, font="CMMI10")
+    cond = _line("if x > 0", 190, 130, font="CMMI10")
+    other = _line("γ − 1", 150, 142, font="CMMI10")
+    word = _line("otherwise", 190, 142)
+    page = _page(_prose(100), _prose(112), value, cond, other, word, _prose(160), _prose(172))
+    eqs = [b for b in gather_equations(page) if b.role == "equation"]
+    assert len(eqs) == 1 and "otherwise" in eqs[0].text
+    # A label left of the formula, outside its box: a table row, prose.
+    label = _line("Measured", 72, 142)
+    page = _page(_prose(100), _prose(112), value, cond, other, label, _prose(160), _prose(172))
+    assert not [b for b in gather_equations(page) if b.role == "equation"]

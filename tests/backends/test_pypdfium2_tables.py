@@ -96,6 +96,22 @@ def test_ruled_cells_keep_wrapped_lines_in_one_row(generated: Path) -> None:
     assert rows[5][2] == 'display the file location of the command "commandname"'
 
 
+def test_narrow_glyphs_set_apart_stay_one_word(generated: Path) -> None:
+    # PDFium's boxes are the glyphs' ink: a "1" or an "I" is narrow in its advance, and
+    # Chromium's "12" or "I:40" come as runs further apart than the line text's space
+    # gap. PDFium's own text has no space there and the advance boxes meet: one word.
+    rows = _tables(generated / "ruled-inner.pdf")[0].rows
+    assert [r[1] for r in rows[1:]] == [
+        "V:901, I:999",
+        "V:320, I:998",
+        "V:455, I:999",
+        "V:83, I:702",
+        "V:12, I:40",
+        "V:77, I:850",
+        "V:3, I:511",
+    ]
+
+
 def test_ruled_grid_leaves_the_sentence_above_out(fixtures_dir: Path) -> None:
     # 3M 2018 p50: the ruled grid starts at its rules; the sentence above its
     # heads ("... is summarized as follows") is no row of it.
