@@ -59,8 +59,10 @@ from benchmarks.edgar_tables import number_rows, print_to_pdf
 from benchmarks.pdf_layout import caption_links
 
 FAMILIES = ("statement", "quarters", "ruled", "zebra", "wrapped", "two", "long")
-#: With the LaTeX families of :mod:`benchmarks.table_pairs_tex` (compiled with pdflatex).
+#: With the LaTeX families of :mod:`benchmarks.table_pairs_tex` (compiled with pdflatex)
+#: and the HTML families of :mod:`benchmarks.table_pairs_html2`.
 ALL_FAMILIES = (*FAMILIES, "texpaper", "texgroups", "texstatement")
+ALL_FAMILIES = (*ALL_FAMILIES, "multihead", "notes", "narrow", "textcols")
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["--per-family", "1", "--backend", "pymupdf"]
@@ -549,6 +551,10 @@ table.zebra tbody tr:nth-child(odd) td {{ background: #dde6f0; }}
 
 def generate(family: str, seed: int) -> str:
     """The HTML document of ``family`` drawn from ``seed`` (same seed, same document)."""
+    if family not in FAMILIES:
+        from benchmarks.table_pairs_html2 import generate_html2
+
+        return generate_html2(family, seed)
     return Generator(family, seed).document()
 
 
