@@ -61,10 +61,12 @@ from align.project import project
 from benchmarks.edgar_tables import number_rows, print_to_pdf
 from benchmarks.pdf_layout import caption_links
 from benchmarks.table_pairs_html import FAMILIES, generate
+from benchmarks.table_pairs_html2 import HTML2_FAMILIES
 from benchmarks.table_pairs_tex import TEX_FAMILIES, compile_tex, generate_tex
 
-#: With the LaTeX families of :mod:`benchmarks.table_pairs_tex` (compiled with pdflatex).
-ALL_FAMILIES = (*FAMILIES, *TEX_FAMILIES)
+#: With the LaTeX families of :mod:`benchmarks.table_pairs_tex` (compiled with pdflatex)
+#: and the HTML families of :mod:`benchmarks.table_pairs_html2`.
+ALL_FAMILIES = (*FAMILIES, *TEX_FAMILIES, *HTML2_FAMILIES)
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["--per-family", "1", "--backend", "pymupdf"]

@@ -44,6 +44,7 @@ from itertools import accumulate, pairwise
 from docparse.backends.disjoint import DisjointSets
 from docparse.backends.lines import union_boxes
 from docparse.backends.pages import Block, Line, PageContent
+from docparse.model import BBox
 
 __all__ = ["gather_equations", "is_math_font"]
 
@@ -331,6 +332,21 @@ def _sort_lines(
     return text, math, weak, numbers
 
 
+def _inner_words(line: Line, box: BBox, body: float) -> bool:
+    """``line`` is one or two short words lying within ``box`` (an em of slack at its right)."""
+    text = line.text.strip()
+    b = line.bbox
+    em = max(body, 1.0)
+    return (
+        0 < len(text) <= 16
+        and len(text.split()) <= 2
+        and b.x0 >= box.x0
+        and b.x1 <= box.x1 + em
+        and b.y0 >= box.y0 - 0.2 * em
+        and b.y1 <= box.y1 + 0.2 * em
+    )
+
+
 def gather_equations(page: PageContent) -> tuple[Block, ...]:
     """``page.blocks`` with each display equation gathered into one ``equation`` block.
 
@@ -361,14 +377,20 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
         col = _column(text, (box.x0 + box.x1) / 2)
         if col is None or box.width > col[1] - col[0] + 2:
             continue
-        if any(
-            min(col[1], t.bbox.x1) - max(col[0], t.bbox.x0) > 1
-            and min(box.y1, t.bbox.y1) - max(box.y0, t.bbox.y0) > 1
+        # A word or two of text inside the formula's box is its own (``cases``'
+        # ``otherwise``, ``for all``), not a table's label beside it.
+        sharing = [
+            t
             for t in text
-        ):
+            if min(col[1], t.bbox.x1) - max(col[0], t.bbox.x0) > 1
+            and min(box.y1, t.bbox.y1) - max(box.y0, t.bbox.y0) > 1
+        ]
+        inner = [t for t in sharing if id(t) not in taken and _inner_words(t, box, body)]
+        if len(inner) < len(sharing):
             continue  # text shares its rows in the column: a table, a figure's labels
         width = col[1] - col[0]
-        rows = _rows([p.line for p in group])
+        pieces = [p.line for p in group] + inner
+        rows = _rows(pieces)
         if _tabular(rows):
             continue
         tags = [
@@ -384,8 +406,8 @@ def gather_equations(page: PageContent) -> tuple[Block, ...]:
         if not (centred or numbered):
             continue
         # One number ends the equation; numbered rows (``align``) keep theirs.
-        lines = rows + tags if len(tags) <= 1 else _rows([p.line for p in group] + tags)
-        taken.update(id(p.line) for p in group)
+        lines = rows + tags if len(tags) <= 1 else _rows(pieces + tags)
+        taken.update(id(ln) for ln in pieces)
         taken.update(id(n) for n in tags)
         first = min(p.block for p in group)
         found.append(

@@ -121,13 +121,22 @@ def _run_in_end(line: Line) -> int:
     with ``.`` or ``:`` ("Subsection Headings." then roman text), else 0.
 
     Raised spans inside the run (a footnote mark after the title) belong to it.
+    A section number in the text's weight may open the run (``1.1.`` then a
+    bold ``Title.``, as the AMS classes set ``\\subsection``).
     """
     bold: list[str] = []
+    number = False
     for i, s in enumerate(line.spans):
-        if not s.text.strip():
+        t = s.text
+        if not t.strip():
             continue
         if not bold and not s.bold:
-            return 0  # no bold run opens the line (most lines): no title to read
+            # Most lines open with neither a bold run nor a number: no title to read.
+            if number or not t[:1].isdecimal() or not is_section_number(t):
+                return 0
+            number = True
+            bold.append(t)
+            continue
         if s.bold:
             bold.append(s.text)
             continue
@@ -189,9 +198,11 @@ def _beside(a: Line, b: Line) -> bool:
 
 
 def _title_spans(spans: Sequence[TextSpan]) -> tuple[TextSpan, ...]:
-    """A run-in title's spans without what only sets it off from the text: a
-    footnote mark raised after it and the closing full stop."""
-    out = [s for s in spans if s.bold]
+    """A run-in title's spans (its section number in the text's weight too) without
+    what only sets it off from the text: a footnote mark raised after it and the
+    closing full stop."""
+    first = next((i for i, s in enumerate(spans) if s.bold), len(spans))
+    out = [s for s in spans[:first] if s.text.strip()] + [s for s in spans[first:] if s.bold]
     while out and out[-1].text.strip() in ("", "."):
         out.pop()
     if out and out[-1].text.rstrip().endswith("."):
@@ -261,6 +272,13 @@ def _style(it: Item) -> tuple[float, bool, str, bool]:
     return round(it.size * 2) / 2, it.bold, it.font, _capitals(it)
 
 
+def _capital_title(text: str) -> bool:
+    """The words after ``text``'s first (a number) are three letters or more, all capitals."""
+    parts = text.split(None, 1)
+    letters = [c for c in parts[1] if c.isalpha()] if len(parts) > 1 else []
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
 def _three_letters(text: str) -> bool:
     """``text`` has three letters or more (read no further than the third)."""
     if len(text) >= 3 and text[:3].isalpha():
@@ -304,14 +322,18 @@ def is_heading(
     if not styled:
         # Only a numbered heading is left (most items): its gates before the
         # word count, the number itself last of them.
+        # A number in small type: a table note, an infobox's "1.67 m"; but a
+        # title in small capitals (``1. INTRODUCTION`` with its small letters
+        # drawn as capitals a size down) has the small size for most letters.
+        small = size < body * 0.9
         if (
             len(lines) > 2
-            or size < body * 0.9  # a number in small type: a table note, an infobox's "1.67 m"
+            or (small and (size < body * 0.75 or not text[:1].isdecimal()))
             or text.endswith((".", ",", ";", ":"))
         ):
             return False
         scheme, depth = numbering(text)
-        if not scheme:
+        if not scheme or (small and not _capital_title(text)):
             return False
     words = text.split(None, 18)  # a nineteenth part: more than 18 words, not split further
     if not words or len(words) > 18 or (not styled and len(words) > 12):

@@ -35,12 +35,22 @@ class PagePaths:
         self.raw = raw
         self.left = left
         self.top = top
-        #: (object handle, box, type) of each painted path.
-        self.objects: list[tuple[Any, Box4, str]] = []
+        #: (object handle, box, type) of each path; ``None``: the type not asked yet.
+        self.objects: list[tuple[Any, Box4, str | None]] = []
+        self._fill = ctypes.c_int()
+        self._stroke = ctypes.c_int()
 
-    def add(self, obj: Any, box: Box4, kind: str) -> None:
-        """Keep path object ``obj`` with its page-space ``box`` and paint ``kind``."""
+    def add(self, obj: Any, box: Box4, kind: str | None) -> None:
+        """Keep path object ``obj`` with its page-space ``box`` and paint ``kind``
+        (``None``: asked of PDFium when the path is near a cluster)."""
         self.objects.append((obj, box, kind))
+
+    def _kind(self, obj: Any) -> str:
+        """``f``, ``s``, ``fs``, or ``""`` for a path painted neither way (a clip)."""
+        fill, stroke = self._fill, self._stroke
+        if not self.raw.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke)):
+            return ""
+        return ("f" if fill.value else "") + ("s" if stroke.value else "")
 
     def near(self, clip: Box4) -> list[dict[str, Any]]:
         """The paths whose box meets ``clip``, in ``get_drawings()`` form (see the module note)."""
@@ -48,6 +58,10 @@ class PagePaths:
         out: list[dict[str, Any]] = []
         for obj, box, kind in self.objects:
             if box[0] <= cx1 and cx0 <= box[2] and box[1] <= cy1 and cy0 <= box[3]:
+                if kind is None:
+                    kind = self._kind(obj)
+                if not kind:
+                    continue
                 items = self._items(obj)
                 if items:
                     out.append({"rect": box, "type": kind, "items": items, "closePath": False})

@@ -262,19 +262,20 @@ def page_drawings(
         x0, y0, x1, y1 = a - left, top - d, c - left, top - b
         if is_rule(x0, y0, x1, y1):
             rules.append((x0, (y0 + y1) / 2, x1))
+        thin = min(x1 - x0, y1 - y0) <= 2.0
+        if thin:
+            # How a rule is painted matters only near a cluster: asked there (PagePaths.near).
+            paths.add(obj, (x0, y0, x1, y1), None)
+            segments.extend(rect_edges(x0, y0, x1, y1))
+            continue
         painted = raw.FPDFPath_GetDrawMode(obj, ctypes.byref(fill_mode), ctypes.byref(stroke))
         filled, stroked = painted and fill_mode.value, painted and stroke.value
         if filled or stroked:
-            paths.add(
-                obj,
-                (x0, y0, x1, y1),
-                ("f" if filled else "") + ("s" if stroked else ""),
-            )
-        thin = min(x1 - x0, y1 - y0) <= 2.0
-        if not thin and raw.FPDFPath_CountSegments(obj) > 5:
+            paths.add(obj, (x0, y0, x1, y1), ("f" if filled else "") + ("s" if stroked else ""))
+        if raw.FPDFPath_CountSegments(obj) > 5:
             continue
         segments.extend(rect_edges(x0, y0, x1, y1))
-        if not thin and filled:
+        if filled:
             fills.append((x0, y0, x1, y1))
     return segments, fills, rules, paths
 

@@ -78,8 +78,14 @@ def reading_order(items: list[Item], width: float) -> list[Item]:
         side_by_side = _shared_height(left, right)
         two_col = side_by_side > 0 and (wide or side_by_side >= 60)
     if not two_col:
-        return sorted(items, key=lambda it: (round(it.bbox.y0 / 3), it.bbox.x0))
+        return sorted(items, key=_row_key)
     return _by_columns(items, left, right)
+
+
+def _row_key(it: Item) -> tuple[int, float]:
+    """Rows top to bottom, left to right in a row; a heading a point ahead: a run-in
+    heading and the rest of its paragraph open one row at one x (to a rounding)."""
+    return round(it.bbox.y0 / 3), it.bbox.x0 - (1.0 if it.role == "heading" else 0.0)
 
 
 def _by_columns(items: list[Item], left: list[Item], right: list[Item]) -> list[Item]:

@@ -13,6 +13,7 @@ stacked or side by side are cut by :mod:`docparse.backends.table_split`.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import pairwise
@@ -35,10 +36,14 @@ from docparse.backends.table_symbols import SYMBOL, attach_symbols, merge_symbol
 from docparse.backends.table_wraps import (
     join_continued_rows,
     join_wrapped_header_lines,
+    lift_centred_labels,
     spans_columns,
 )
 
 __all__ = ["attach_symbols", "merge_symbol_cells", "shared_gaps", "word_grid"]
+
+#: A head of figures alone: a year, a date in figures (``2023``, ``12/31/2023``).
+_FIGURES = re.compile(r"^\d[\d/.\-]*$")
 
 
 def free_stretches(
@@ -283,6 +288,9 @@ def word_grid(
     starts: list[int] = []
     grid = join_wrapped_header_lines(grid, rows, min_gap, spanning, starts)
     mids = [(min(w[1] for w in r) + max(w[3] for w in r)) / 2 for r in rows]
+    body = next((k for k, i in enumerate(starts) if i >= first_values), len(starts))
+    grid, kept = lift_centred_labels(grid, [mids[i] for i in starts], body)
+    starts = [starts[k] for k in kept]
     ruled = [bool(i) and any(mids[i - 1] < y < mids[i] for y in breaks) for i in starts]
     grid = join_continued_rows(grid, ruled)
     box = words_box(inside)
@@ -319,10 +327,13 @@ def _split_at_bounds(phrase: list[Word], xs: Sequence[float], min_gap: float) ->
         if col is None:
             return [phrase]
         cols.append(col)
+    # Heads of figures alone (``2022 2021`` over value columns set a word space
+    # apart) are no phrase a reader keeps whole: each stands over its column.
+    figures = all(_FIGURES.match(w[4]) for w in phrase)
     out = [[phrase[0]]]
     for (a, ca), (b, cb) in pairwise(zip(phrase, cols, strict=True)):
         if ca != cb:
-            if b[0] - a[2] <= min_gap:
+            if b[0] - a[2] <= min_gap and not figures:
                 return [phrase]
             out.append([b])
         else:

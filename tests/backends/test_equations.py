@@ -284,3 +284,28 @@ def test_an_equation_of_big_operators_is_one_unit_apart_from_the_prose_after(
     held = [u for u in doc.units if "×π+Q" in _glyphs(u.text)]
     assert [u.kind for u in held] == ["equation"], [u.text for u in doc.units if "π" in u.text]
     assert "∞" in held[0].text and _glyphs(held[0].text).endswith("(6)")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_text_words_of_cases_are_the_equations_own(backend: str) -> None:
+    # Generated pair palatino-2: Q(Φ) < {log Θ × sgn(Z) if U > 0; p⁻¹ else}.
+    # "else" is a word in the text font, which made the formula's rows
+    # "shared with text": not gathered, and pymupdf glued it to the prose after.
+    doc = docparse.parse(MATH_PAIRS / "palatino-2.pdf", backend=backend)
+    held = [u for u in doc.units if "else" in u.text.split()]
+    assert [u.kind for u in held] == ["equation"]
+    assert "sgn" in held[0].text and "if" in held[0].text.split()
+
+
+def test_a_word_inside_a_formulas_box_joins_it_and_a_label_beside_it_does_not() -> None:
+    value = _line("α + β", 150, 130, font="CMMI10")
+    cond = _line("if x > 0", 190, 130, font="CMMI10")
+    other = _line("γ − 1", 150, 142, font="CMMI10")
+    word = _line("otherwise", 190, 142)
+    page = _page(_prose(100), _prose(112), value, cond, other, word, _prose(160), _prose(172))
+    eqs = [b for b in gather_equations(page) if b.role == "equation"]
+    assert len(eqs) == 1 and "otherwise" in eqs[0].text
+    # A label left of the formula, outside its box: a table row, prose.
+    label = _line("Measured", 72, 142)
+    page = _page(_prose(100), _prose(112), value, cond, other, label, _prose(160), _prose(172))
+    assert not [b for b in gather_equations(page) if b.role == "equation"]

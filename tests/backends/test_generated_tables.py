@@ -26,6 +26,7 @@ def _body(table: docparse.Table) -> list[tuple[str, ...]]:
     [
         *("statement-3", "quarters-5", "zebra-1", "two-3", "statement-7", "statement-8"),
         *("quarters-7", "texgroups-1", "texstatement-1", "quarters-1", "quarters-4"),
+        *("texpaper-3", "narrow-6"),
     ],
 )
 def test_generated_table_body_rows_match_the_html(name: str) -> None:
@@ -66,3 +67,15 @@ def test_head_cells_wrapped_in_two_lines_are_one_header_row(
     table = tables[0]
     assert table.n_header_rows == 2
     assert set(heads) <= set(table.rows[1])
+
+
+def test_heads_set_to_the_foot_of_their_cells_are_one_header_row() -> None:
+    # ``Rate`` / ``type``, ``Maturity`` / ``date`` ... on two lines, ``Ranking``
+    # and the stub's ``Instrument`` on the lower line only: one header row, as
+    # the HTML has it (the lines stand closer than the body's rows).
+    twin = docparse.parse(PAIRS / "textcols-1.htm")
+    parsed = docparse.parse(PAIRS / "textcols-1.pdf", backend="pymupdf")
+    (gold,) = [u.table for u in twin.units if u.table is not None]
+    (got,) = [u.table for u in parsed.units if u.table is not None]
+    assert got.n_header_rows == gold.n_header_rows == 1
+    assert got.rows[0] == gold.rows[0]

@@ -58,11 +58,12 @@ def _is_heading_spelled_out(
         return len(words) <= 12 and (text[:1].isupper() or bool(scheme))
     if not scheme or len(it.lines) > 2 or len(words) > 12 or text.endswith((".", ",", ";", ":")):
         return False
-    if it.size < body * 0.9:
-        return False
     title = text.split(None, 1)[1] if len(words) > 1 else ""
     letters = [c for c in title if c.isalpha()]
     capitals = len(letters) >= 3 and all(c.isupper() for c in letters)
+    # Small type, unless a decimal-numbered title in small capitals (most letters a size down).
+    if it.size < body * 0.9 and (it.size < body * 0.75 or not capitals or not text[:1].isdecimal()):
+        return False
     distinct = bool(body_font) and it.font not in (body_font, *running) and it.size >= body * 0.9
     if len(it.lines) > 1 and not (capitals or distinct):
         return False
@@ -209,3 +210,48 @@ def test_join_number_blocks_reads_the_blocks_near_a_number_as_a_scan_of_all(
     want = _join_number_blocks_by_scan(blocks)
     assert [[ln.text for ln in b.lines] for b in got] == [[ln.text for ln in b.lines] for b in want]
     assert [b.bbox for b in got] == [b.bbox for b in want]
+
+
+def test_a_numbered_title_in_small_capitals_is_a_heading() -> None:
+    # amsart: "1. INTRODUCTION" with all but the initials drawn as capitals a
+    # size down, so the line's size is that smaller one (9.6 of a 12 pt body).
+    caps = Item(1, BBox(203.0, 242.0, 409.0, 253.0), ("1. DISTINCT EXTEND THEORY",), 9.6, False)
+    assert is_heading(caps, 12.0, "Body")
+    # The same size in lower case, or much smaller: a note, no heading.
+    note = Item(1, BBox(72.0, 700.0, 300.0, 710.0), ("1. Distinct extend theory",), 9.6, False)
+    assert not is_heading(note, 12.0, "Body")
+    tiny = Item(1, BBox(72.0, 700.0, 300.0, 707.0), ("1. DISTINCT EXTEND THEORY",), 8.0, False)
+    assert not is_heading(tiny, 12.0, "Body")
+
+
+def _span(text: str, x0: float, bold: bool = False) -> TextSpan:
+    return TextSpan(text, BBox(x0, 100.0, x0 + 5.0 * len(text), 112.0), 12.0, bold, "Body")
+
+
+def test_a_run_in_heading_whose_number_is_in_the_text_weight_is_split_off() -> None:
+    from docparse.backends.headings import split_run_in
+    from docparse.backends.lines import make_line, union_boxes
+
+    # amsart's \subsection: "1.1." upright, the title bold, then the text.
+    spans = (
+        _span("1.1.", 72.0),
+        _span(" ", 92.0, True),
+        _span("Internal picture village.", 97.0, True),
+        _span(" ", 222.0),
+        _span("Environment decade module document", 227.0),
+    )
+    line = make_line(spans, union_boxes([s.bbox for s in spans]))
+    out, heads = split_run_in([line])
+    assert [ln.text for ln in out] == [
+        "1.1. Internal picture village",
+        "Environment decade module document",
+    ]
+    assert heads == {id(out[0])}
+    # An upright number then upright text is no run-in heading.
+    plain = (
+        _span("1.1.", 72.0),
+        _span(" Internal picture village.", 92.0),
+        _span("Bold", 227.0, True),
+    )
+    line = make_line(plain, union_boxes([s.bbox for s in plain]))
+    assert split_run_in([line])[1] == set()

@@ -236,3 +236,41 @@ def test_a_header_wrapped_in_its_cell_is_one_row_and_a_units_line_its_own() -> N
     assert rows[0] == ["", "Notional Amount", "Average Contract Rate", "Estimated Fair Value"]
     assert [c for c in rows[1] if c] == ["(In millions)"]
     assert rows[2] == ["Chinese", "$599", "6.7848", "$(3)"]
+
+
+def _line(y: float, cells: list[tuple[float, str]], height: float = 9.0) -> list[Word]:
+    """Words of one line: each ``(x, text)`` a word 5 pt a character wide."""
+    return [(x, y, x + 5.0 * len(t), y + height, t) for x, t in cells]
+
+
+def test_a_head_centred_over_three_dates_is_its_own_row() -> None:
+    # ``Years Ended`` stands over the middle date only, closer to the dates than
+    # the body's rows are to each other, yet heads all three: its own row.
+    dates = [(200.0, "2022"), (260.0, "2021"), (320.0, "2020")]
+    words = [
+        *_line(100.0, [(242.5, "Years"), (272.5, "Ended")]),
+        *_line(110.0, dates),
+        *_line(122.0, [(40.0, "Revenue"), (200.0, "1,234"), (260.0, "2,345"), (320.0, "3,456")]),
+        *_line(134.0, [(40.0, "Cost"), (200.0, "1,111"), (260.0, "2,222"), (320.0, "3,333")]),
+        *_line(146.0, [(40.0, "Profit"), (200.0, "123"), (260.0, "123"), (320.0, "123")]),
+    ]
+    found = word_grid(words, (0, 0, 600, 600))
+    assert found is not None
+    rows = found[1]
+    assert [c for c in rows[1] if c] == ["2022", "2021", "2020"]
+
+
+def test_heads_set_to_the_foot_of_their_cells_join_their_upper_lines() -> None:
+    # ``Rate`` over ``type``, ``Maturity`` over ``date``; ``Ranking`` and the
+    # stub's ``Instrument`` on the lower line only: one header row.
+    heads = [(40.0, "Instrument"), (200.0, "type"), (260.0, "Ranking"), (320.0, "date")]
+    words = [
+        *_line(100.0, [(200.0, "Rate"), (320.0, "Maturity"), (400.0, "Amount")]),
+        *_line(110.0, [*heads, (400.0, "(USD)")]),
+        *_line(122.0, [(40.0, "Notes"), (200.0, "Fixed"), (260.0, "Senior"), (400.0, "1,250")]),
+        *_line(134.0, [(40.0, "Loan"), (200.0, "Floating"), (320.0, "2029"), (400.0, "800")]),
+        *_line(146.0, [(40.0, "Paper"), (260.0, "Senior"), (320.0, "2027"), (400.0, "2,000")]),
+    ]
+    found = word_grid(words, (0, 0, 600, 600))
+    assert found is not None
+    assert found[1][0] == ["Instrument", "Rate type", "Ranking", "Maturity date", "Amount (USD)"]
