@@ -26,7 +26,7 @@ from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import new_bboxes, new_spans
 from docparse.backends.pypdfium2_calls import TextCalls, ulong
 from docparse.backends.pypdfium2_wide import restore_wide, unit_of
-from docparse.backends.tex_fonts import write_glyph
+from docparse.backends.tex_fonts import reads_as_itself, write_glyph
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
@@ -130,6 +130,9 @@ class _Runs:
         other text index stays where it was;
         :func:`~docparse.backends.glyphs.strip_unmapped` then leaves it out
         and counts it. Cut the texts again (:meth:`texts`) after marking.
+        A glyph whose code spells a printable ASCII character in a font other
+        than TeX's math fonts is left as PDFium gave it
+        (:func:`~docparse.backends.tex_fonts.reads_as_itself`) and not counted.
         """
         handle, has_error = self.handle, self.calls.has_unicode_map_error
         # One C call a character, all ranges in one map, with no Python loop around it.
@@ -140,15 +143,22 @@ class _Runs:
             return 0
         out = bytearray(self.units)
         to_text, code_of = self.calls.text_index, self.calls.unicode
+        marked = 0
         for k in bad:
             t = self._unit(int(to_text(handle, k)))
             if 0 <= t < len(out) // 2:
                 code = None if code_of is None else int(code_of(handle, k))
-                write_glyph(out, t, self._font_info(k)[0], code)
+                font = self._font_info(k)[0]
+                if reads_as_itself(font, code):
+                    continue  # PDFium's text already holds the character
+                write_glyph(out, t, font, code)
+                marked += 1
+        if not marked:
+            return 0
         self.units = bytes(out)
         if self.text is not None:
             self.text = self.units.decode("utf-16-le")
-        return len(bad)
+        return marked
 
     def _count(self, start: int, stop: int) -> int:
         """Rectangles over the characters ``start`` .. ``stop - 1``."""

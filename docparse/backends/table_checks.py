@@ -34,6 +34,8 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
         return False
     if len(rows) < 3 or max((len(r) for r in rows), default=0) < 2:
         return False
+    if numbered_display(rows):
+        return False
     cells = [c for r in rows for c in r]
     filled = [c for c in cells if c.strip()]
     if len(filled) < 0.4 * len(cells):
@@ -64,6 +66,38 @@ def plausible_table(rows: Sequence[Sequence[str]], page_fraction: float = 0.0) -
 
 #: The word or dash joining the ends of a range of values.
 _RANGE = re.compile(r"\s+(?:to|-|–|—)\s+")
+
+
+#: An equation number as a display sets it at its row's end: ``(12)``, ``(3a)``.
+_EQUATION_NUMBER = re.compile(r"^\((\d{1,4})[a-z]?\)$")
+#: Relations a display's rows hold and a table's cells seldom do.
+_RELATIONS = frozenset("=<>≤≥≈≠≡∝∼≃≅∈∉⊂⊆⊃⊇→⇒⇔↦")
+
+
+def numbered_display(rows: Sequence[Sequence[str]]) -> bool:
+    """Rows that are a display of numbered equations, not a table.
+
+    Each row that holds anything ends with an equation number (``(1)``,
+    ``(2a)``), the numbers never fall back, and the rest of every row holds a
+    relation (``=``, ``≤``, ``∈`` ...). A finance table's ``(1)`` is a negative
+    value, but its rows do not hold relations; an ``align`` of four numbered
+    rows, read by whitespace, would otherwise be a table of two columns.
+
+    >>> numbered_display([["E = mc2", "(1)"], ["a2 + b2 = c2", "(2)"]])
+    True
+    >>> numbered_display([["Revenue", "(1)"], ["Costs", "(2)"]])
+    False
+    """
+    numbers: list[int] = []
+    for row in rows:
+        cells = [c.strip() for c in row if c.strip()]
+        if not cells:
+            continue
+        m = _EQUATION_NUMBER.match(cells[-1])
+        if m is None or not _RELATIONS.intersection("".join(cells[:-1])):
+            return False
+        numbers.append(int(m.group(1)))
+    return len(numbers) >= 2 and all(a <= b for a, b in pairwise(numbers))
 
 
 def value_cell(cell: str) -> bool:

@@ -94,6 +94,31 @@ def negated(relation: str) -> str | None:
     return composed if len(composed) == 1 else None
 
 
+# TeX's math fonts by family (subset tag left out): their codes are glyph
+# slots (cmmi's ``-`` is a harpoon, cmex's ``P`` a summation sign), never ASCII.
+_MATH_FONT = re.compile(
+    r"^(?:[A-Z]{6}\+)?(?:CMB?SY|CMEX|CMMIB?|LMB?SY|LMEX|LMMIB?|LMMath|MSAM|MSBM|EUFM|EUSM)",
+    re.IGNORECASE,
+)
+
+
+def reads_as_itself(font: str, code: int | None) -> bool:
+    """Whether a glyph PDFium could not map to Unicode is the printable ASCII
+    character its code spells: any font but TeX's math fonts.
+
+    Fonts without a Unicode map whose codes still spell text are common:
+    TeX's bitmap (Type 3) fonts, which have no name (a ``verbatim`` block set
+    in them), and plot labels in symbolic TrueType fonts. PyMuPDF and
+    pdfminer read such codes as the characters; leaving them out as unmapped
+    dropped whole code blocks and figure labels. Control codes and codes past
+    ASCII stay unmapped: they spell nothing.
+
+    >>> reads_as_itself("", ord("x")), reads_as_itself("CMEX10", ord("P"))
+    (True, False)
+    """
+    return code is not None and 0x21 <= code <= 0x7E and not _MATH_FONT.match(font)
+
+
 _REPLACEMENT = "\ufffd".encode("utf-16-le")
 
 

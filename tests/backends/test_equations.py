@@ -62,9 +62,10 @@ def test_glyphs_of_one_baseline_in_fonts_of_different_heights_make_one_row(backe
     assert _glyphs(eq.text) == "q=−𝑘∇𝑇(1)"
 
 
-@pytest.mark.parametrize("backend", ["pymupdf", "pypdfium2"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_numbered_rows_of_one_alignment_keep_their_numbers(backend: str) -> None:
-    # quantum template p2: an align of four rows numbered (1) to (4).
+    # quantum template p2: an align of four rows numbered (1) to (4). pdfplumber's
+    # words read it as a table of two columns before table_checks.numbered_display.
     doc = docparse.parse(FIXTURES / "quantum-template" / "quantum-template.pdf", backend=backend)
     eqs = [_glyphs(u.text) for u in doc.units if u.kind == "equation" and u.page == 2]
     joined = "".join(eqs)

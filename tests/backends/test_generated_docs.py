@@ -62,3 +62,13 @@ def test_amsart_section_titles_and_run_in_subsections_are_headings(backend: str)
     texts = [u.text for u in doc.units]
     i = next(i for i, t in enumerate(texts) if t.startswith("1.1. Judgement"))
     assert texts[i + 1].split()[:3] == opens
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_verbatim_in_a_bitmap_font_is_read(backend: str) -> None:
+    # amsart-3's verbatim block is set in a Type 3 (bitmap) typewriter font with
+    # no Unicode map: PDFium flags each glyph unmapped though its code is the
+    # ASCII character; pypdfium2 left the whole block out before.
+    doc = docparse.parse(PAIRS / "amsart-3.pdf", backend=backend)
+    text = " ".join(u.text for u in doc.content_units())
+    assert "if (count > limit) {" in text and "flush(buffer);" in text
