@@ -51,7 +51,9 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 
 import docparse
 from align.project import Projection, comparison_words, project
-from benchmarks.doc_pairs_tex import DOC_FAMILIES, compile_doc, furniture_of, generate_doc
+from benchmarks import generated_pairs
+from benchmarks.doc_pairs_tex import DOC_FAMILIES, furniture_of, generate_doc
+from benchmarks.generated_pairs import compile_tex
 from benchmarks.pdf_layout import Pair, heading_levels, lost_to_furniture, twin_texts
 from docparse.model import Document
 from docparse.registry import PDF_BACKENDS
@@ -198,30 +200,24 @@ _HEAD = (
 )
 
 
-def pairs_in(folder: Path) -> list[tuple[str, str, Path, Path]]:
+def pairs_in(folder: Path) -> list[generated_pairs.Pair]:
     """(name, family, twin, pdf) of the compiled pairs in ``folder``."""
-    return [
-        (t.stem, t.stem.split("-")[0], t, t.with_suffix(".pdf"))
-        for t in sorted(folder.glob("*.tex"))
-        if t.with_suffix(".pdf").is_file()
-    ]
+    return generated_pairs.pairs_in(folder)
 
 
 def make_pairs(
     families: Sequence[str], per_family: int, seed: int, out: Path
-) -> list[tuple[str, str, Path, Path]]:
-    """Generate and compile ``per_family`` documents of each family into ``out``."""
-    pairs = []
-    for fam in families:
-        for i in range(per_family):
-            name = f"{fam}-{seed + i}"
-            tex, pdf = out / f"{name}.tex", out / f"{name}.pdf"
-            text = generate_doc(fam, seed + i)
-            if not tex.is_file() or tex.read_text(encoding="utf-8") != text or not pdf.is_file():
-                tex.write_text(text, encoding="utf-8")
-                compile_doc(tex)
-            pairs.append((name, fam, tex, pdf))
-    return pairs
+) -> list[generated_pairs.Pair]:
+    """Generate and compile ``per_family`` documents of each family into ``out`` (pdflatex
+    twice: references settle on the second run)."""
+    return generated_pairs.make_pairs(
+        families,
+        per_family,
+        seed,
+        out,
+        lambda fam, seed: (".tex", generate_doc(fam, seed)),
+        lambda twin, _pdf: compile_tex(twin, runs=2),
+    )
 
 
 def check_twin(twin: Document, pdf: Path, tmp: Path) -> list[str]:

@@ -25,9 +25,6 @@ document prints on its pages, so that a scorer knows them without TeX.
 from __future__ import annotations
 
 import random
-import shutil
-import subprocess
-from pathlib import Path
 
 DOC_FAMILIES = ("article", "twocolumn", "report", "amsart", "lineno")
 
@@ -306,21 +303,3 @@ def furniture_of(tex: str) -> list[str]:
     if not first.startswith("% furniture:"):
         return []
     return [t.strip() for t in first.split(":", 1)[1].split("|") if t.strip()]
-
-
-def compile_doc(tex: Path) -> Path:
-    """``tex`` compiled twice with pdflatex next to itself (references settle on the second run)."""
-    exe = shutil.which("pdflatex")
-    if exe is None:
-        raise RuntimeError("pdflatex is not installed (apt-get install texlive-latex-extra)")
-    for _ in range(2):
-        subprocess.run(
-            [exe, "-interaction=nonstopmode", "-halt-on-error", tex.name],
-            cwd=tex.parent,
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
-    for ext in (".aux", ".log", ".out"):
-        tex.with_suffix(ext).unlink(missing_ok=True)
-    return tex.with_suffix(".pdf")

@@ -41,7 +41,9 @@ import docparse
 from align.locate import Locator
 from align.math import glyphs, has_math
 from align.project import project
-from benchmarks.math_pairs_gen import FAMILIES, compile_tex, generate
+from benchmarks import generated_pairs
+from benchmarks.generated_pairs import Pair, compile_tex
+from benchmarks.math_pairs_gen import FAMILIES, generate
 
 BACKENDS = ("pymupdf", "pdfplumber", "pypdfium2")
 
@@ -159,31 +161,21 @@ _HEAD = (
 )
 
 
-def pairs_in(folder: Path) -> list[tuple[str, str, Path, Path]]:
+def pairs_in(folder: Path) -> list[Pair]:
     """(name, family, twin, pdf) of the compiled pairs in ``folder``."""
-    return [
-        (t.stem, t.stem.rsplit("-", 1)[0], t, t.with_suffix(".pdf"))
-        for t in sorted(folder.glob("*.tex"))
-        if t.with_suffix(".pdf").is_file()
-    ]
+    return generated_pairs.pairs_in(folder)
 
 
-def make_pairs(
-    families: Sequence[str], per_family: int, seed: int, out: Path
-) -> list[tuple[str, str, Path, Path]]:
+def make_pairs(families: Sequence[str], per_family: int, seed: int, out: Path) -> list[Pair]:
     """Generate and compile ``per_family`` documents of each family into ``out``."""
-    pairs = []
-    for fam in families:
-        for i in range(per_family):
-            name = f"{fam}-{seed + i}"
-            twin = out / f"{name}.tex"
-            pdf = out / f"{name}.pdf"
-            text = generate(fam, seed + i)
-            if not twin.is_file() or twin.read_text(encoding="utf-8") != text or not pdf.is_file():
-                twin.write_text(text, encoding="utf-8")
-                compile_tex(twin)
-            pairs.append((name, fam, twin, pdf))
-    return pairs
+    return generated_pairs.make_pairs(
+        families,
+        per_family,
+        seed,
+        out,
+        lambda fam, seed: (".tex", generate(fam, seed)),
+        lambda twin, _pdf: compile_tex(twin),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,9 +19,6 @@ its own, ``\\left.`` without a partner, ``\\intertext`` (prose read as math).
 from __future__ import annotations
 
 import random
-import shutil
-import subprocess
-from pathlib import Path
 
 #: Families: (document class options, preamble lines).
 FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -303,20 +300,3 @@ class MathGenerator:
 def generate(family: str, seed: int) -> str:
     """The LaTeX document of ``family`` drawn from ``seed``."""
     return MathGenerator(family, seed).document()
-
-
-def compile_tex(tex: Path) -> Path:
-    """``tex`` compiled with pdflatex next to itself (raises if pdflatex is not installed)."""
-    exe = shutil.which("pdflatex")
-    if exe is None:
-        raise RuntimeError("pdflatex is not installed (apt-get install texlive-latex-extra)")
-    subprocess.run(
-        [exe, "-interaction=nonstopmode", "-halt-on-error", tex.name],
-        cwd=tex.parent,
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    for ext in (".aux", ".log"):
-        tex.with_suffix(ext).unlink(missing_ok=True)
-    return tex.with_suffix(".pdf")

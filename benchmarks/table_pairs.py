@@ -58,11 +58,13 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 import docparse
 from align.metrics.tables import cell_bag, normalize_cell
 from align.project import project
+from benchmarks import generated_pairs
 from benchmarks.edgar_tables import number_rows, print_to_pdf
+from benchmarks.generated_pairs import Pair, compile_tex
 from benchmarks.pdf_layout import caption_links
 from benchmarks.table_pairs_html import FAMILIES, generate
 from benchmarks.table_pairs_html2 import HTML2_FAMILIES
-from benchmarks.table_pairs_tex import TEX_FAMILIES, compile_tex, generate_tex
+from benchmarks.table_pairs_tex import TEX_FAMILIES, generate_tex
 
 #: With the LaTeX families of :mod:`benchmarks.table_pairs_tex` (compiled with pdflatex)
 #: and the HTML families of :mod:`benchmarks.table_pairs_html2`.
@@ -204,33 +206,24 @@ _HEAD = (
 )
 
 
-def pairs_in(folder: Path) -> list[tuple[str, str, Path, Path]]:
+def pairs_in(folder: Path) -> list[Pair]:
     """(name, family, twin, pdf) of the printed pairs (``.htm`` or ``.tex`` twins) in ``folder``."""
-    twins = sorted([*folder.glob("*.htm"), *folder.glob("*.tex")])
-    return [
-        (t.stem, t.stem.split("-")[0], t, t.with_suffix(".pdf"))
-        for t in twins
-        if t.with_suffix(".pdf").is_file()
-    ]
+    return generated_pairs.pairs_in(folder, (".htm", ".tex"))
 
 
-def make_pairs(
-    families: Sequence[str], per_family: int, seed: int, out: Path
-) -> list[tuple[str, str, Path, Path]]:
+def _source(fam: str, seed: int) -> tuple[str, str]:
+    return (
+        (".tex", generate_tex(fam, seed)) if fam in TEX_FAMILIES else (".htm", generate(fam, seed))
+    )
+
+
+def _build(twin: Path, pdf: Path) -> None:
+    compile_tex(twin) if twin.suffix == ".tex" else print_to_pdf(twin, pdf)
+
+
+def make_pairs(families: Sequence[str], per_family: int, seed: int, out: Path) -> list[Pair]:
     """Generate and print (or compile) ``per_family`` documents of each family into ``out``."""
-    pairs = []
-    for fam in families:
-        for i in range(per_family):
-            name = f"{fam}-{seed + i}"
-            tex = fam in TEX_FAMILIES
-            twin = out / f"{name}.{'tex' if tex else 'htm'}"
-            pdf = out / f"{name}.pdf"
-            text = generate_tex(fam, seed + i) if tex else generate(fam, seed + i)
-            if not twin.is_file() or twin.read_text(encoding="utf-8") != text or not pdf.is_file():
-                twin.write_text(text, encoding="utf-8")
-                compile_tex(twin) if tex else print_to_pdf(twin, pdf)
-            pairs.append((name, fam, twin, pdf))
-    return pairs
+    return generated_pairs.make_pairs(families, per_family, seed, out, _source, _build)
 
 
 def main(argv: list[str] | None = None) -> int:

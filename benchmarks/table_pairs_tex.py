@@ -18,10 +18,6 @@ The ``.tex`` read by docparse's LaTeX reader is the gold twin.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-from pathlib import Path
-
 from benchmarks.table_pairs_html import (
     _DATASETS,
     _INCOME,
@@ -226,20 +222,3 @@ class TexGenerator(Generator):
 def generate_tex(family: str, seed: int) -> str:
     """The LaTeX document of ``family`` drawn from ``seed`` (same seed, same document)."""
     return TexGenerator(family, seed).document()
-
-
-def compile_tex(tex: Path) -> Path:
-    """``tex`` compiled with pdflatex next to itself (raises if pdflatex is not installed)."""
-    exe = shutil.which("pdflatex")
-    if exe is None:
-        raise RuntimeError("pdflatex is not installed (apt-get install texlive-latex-extra)")
-    subprocess.run(
-        [exe, "-interaction=nonstopmode", "-halt-on-error", tex.name],
-        cwd=tex.parent,
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    for ext in (".aux", ".log"):
-        tex.with_suffix(ext).unlink(missing_ok=True)
-    return tex.with_suffix(".pdf")
