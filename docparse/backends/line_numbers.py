@@ -35,6 +35,7 @@ last within ten steps before the margin column's first) is one too.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import pairwise
 
@@ -59,20 +60,14 @@ def _number(span: TextSpan) -> int | None:
     return None
 
 
-def _candidates(page: PageContent) -> tuple[list[TextSpan], list[TextSpan]]:
-    """Number spans that open (left) or close (right) their line within the margin zones.
+def _line_end_numbers(blocks: Iterable[Block]) -> Iterator[TextSpan]:
+    """Number spans that open or close their line, in ``blocks``.
 
     A line's first and last spans are read in the line's own order: a
     backend may list a number printed after its line's text last, left of
     it or not.
     """
-    left_edge, right_edge = ZONE * page.width, (1 - ZONE) * page.width
-    left: list[TextSpan] = []
-    right: list[TextSpan] = []
-    for b in page.blocks:
-        box = b.bbox
-        if b.role is not None or (left_edge < box.x0 and box.x1 < right_edge):
-            continue  # a block off both margin zones holds no candidate
+    for b in blocks:
         for ln in b.lines:
             text = ln.text
             # Most lines neither start nor end with a digit: their spans are not read.
@@ -80,12 +75,26 @@ def _candidates(page: PageContent) -> tuple[list[TextSpan], list[TextSpan]]:
                 continue
             spans = [s for s in ln.spans if s.text.strip()]
             for s in (spans[0], spans[-1]) if len(spans) > 1 else spans:
-                if _number(s) is None:
-                    continue
-                if s.bbox.x1 <= left_edge:
-                    left.append(s)
-                elif s.bbox.x0 >= right_edge:
-                    right.append(s)
+                if _number(s) is not None:
+                    yield s
+
+
+def _candidates(page: PageContent) -> tuple[list[TextSpan], list[TextSpan]]:
+    """Number spans that open (left) or close (right) their line within the margin zones."""
+    left_edge, right_edge = ZONE * page.width, (1 - ZONE) * page.width
+    left: list[TextSpan] = []
+    right: list[TextSpan] = []
+    # A block off both margin zones holds no candidate.
+    blocks = (
+        b
+        for b in page.blocks
+        if b.role is None and not (left_edge < b.bbox.x0 and b.bbox.x1 < right_edge)
+    )
+    for s in _line_end_numbers(blocks):
+        if s.bbox.x1 <= left_edge:
+            left.append(s)
+        elif s.bbox.x0 >= right_edge:
+            right.append(s)
     return left, right
 
 
@@ -160,21 +169,12 @@ def _column(page: PageContent, spans: list[TextSpan], left: bool) -> list[TextSp
 def _gutter_candidates(page: PageContent, taken: set[int]) -> list[TextSpan]:
     """Number spans off the margin zones that open or close their line (not in ``taken``)."""
     left_edge, right_edge = ZONE * page.width, (1 - ZONE) * page.width
-    out: list[TextSpan] = []
-    for b in page.blocks:
-        if b.role is not None:
-            continue
-        for ln in b.lines:
-            text = ln.text
-            if not text or not (text[0].isdigit() or text[-1].isdigit()):
-                continue
-            spans = [s for s in ln.spans if s.text.strip()]
-            for s in (spans[0], spans[-1]) if len(spans) > 1 else spans:
-                if id(s) in taken or _number(s) is None:
-                    continue
-                if left_edge < s.bbox.x1 and s.bbox.x0 < right_edge:
-                    out.append(s)
-    return out
+    blocks = (b for b in page.blocks if b.role is None)
+    return [
+        s
+        for s in _line_end_numbers(blocks)
+        if id(s) not in taken and left_edge < s.bbox.x1 and s.bbox.x0 < right_edge
+    ]
 
 
 def _continues(column: list[TextSpan], margins: list[list[TextSpan]]) -> bool:
