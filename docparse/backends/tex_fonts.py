@@ -94,11 +94,11 @@ def negated(relation: str) -> str | None:
     return composed if len(composed) == 1 else None
 
 
-# TeX's math fonts by family (subset tag left out): their codes are glyph
-# slots (cmmi's ``-`` is a harpoon, cmex's ``P`` a summation sign), never ASCII.
-_MATH_FONT = re.compile(
-    r"^(?:[A-Z]{6}\+)?(?:CMB?SY|CMEX|CMMIB?|LMB?SY|LMEX|LMMIB?|LMMath|MSAM|MSBM|EUFM|EUSM)",
-    re.IGNORECASE,
+# TeX's math fonts besides the symbol and extension fonts of
+# :func:`tex_math_table` (subset tag left out): math italic, the AMS and Euler
+# fonts. Their codes are glyph slots too (cmmi's ``-`` is a harpoon), never ASCII.
+_OTHER_MATH = re.compile(
+    r"^(?:[A-Z]{6}\+)?(?:CMMIB?|LMMIB?|LMMath|MSAM|MSBM|EUFM|EUSM)", re.IGNORECASE
 )
 
 
@@ -116,7 +116,9 @@ def reads_as_itself(font: str, code: int | None) -> bool:
     >>> reads_as_itself("", ord("x")), reads_as_itself("CMEX10", ord("P"))
     (True, False)
     """
-    return code is not None and 0x21 <= code <= 0x7E and not _MATH_FONT.match(font)
+    if code is None or not 0x21 <= code <= 0x7E:
+        return False
+    return tex_math_table(font) is None and not _OTHER_MATH.match(font)
 
 
 _REPLACEMENT = "\ufffd".encode("utf-16-le")
