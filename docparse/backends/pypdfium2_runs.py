@@ -26,7 +26,7 @@ from docparse.backends.glyphs import count_unmapped, strip_unmapped
 from docparse.backends.lines import new_bboxes, new_spans
 from docparse.backends.pypdfium2_calls import TextCalls, ulong
 from docparse.backends.pypdfium2_wide import restore_wide, unit_of
-from docparse.backends.tex_fonts import reads_as_itself, write_glyph
+from docparse.backends.tex_fonts import extension_rects, is_extension, reads_as_itself, write_glyph
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|,b\b|-b\b", re.IGNORECASE)
 #: PDFium reports an end-of-line hyphen as U+FFFE and line breaks as CR LF.
@@ -612,6 +612,8 @@ def _spans(
     calls, handle = reader.calls, reader.handle
     # The run's first character carries its font size.
     sizes = list(map(calls.font_size, itertools.repeat(handle, n), starts))
+    if any(is_extension(name) for name, _ in set(fonts)):
+        box = extension_rects(box, stripped, fonts, sizes)
     left, top = corner
     if n >= _ARRAY_RUNS:
         stripped, edges, starts, fonts, sizes = _array_words(
