@@ -1,6 +1,6 @@
 """The sentence introducing a table is no row of it (``table_repair.below_lead_in``).
 
-``fixtures/tables_generated/leadin-1`` (see its SOURCE.txt): three filing
+``fixtures/tables_generated/leadin-sentences`` (see its SOURCE.txt): three filing
 tables printed with Chromium, each under a sentence ending in a colon. The
 PDF is committed: Chromium is not needed.
 """
@@ -13,7 +13,7 @@ import pytest
 
 import docparse
 
-PDF = Path(__file__).resolve().parents[2] / "fixtures" / "tables_generated" / "leadin-1.pdf"
+PDF = Path(__file__).resolve().parents[2] / "fixtures" / "tables_generated" / "leadin-sentences.pdf"
 
 
 @pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber", "pypdfium2"])
