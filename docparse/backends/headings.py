@@ -51,16 +51,46 @@ def contents_pages(pages: Sequence[PageItems]) -> set[int]:
     return out
 
 
+#: The line number that opens a line of a numbered listing: ``59 \\dimendef``.
+_LEADING_NUMBER = re.compile(r"(\d+)\s")
+
+
 def text_fonts(pages: Sequence[PageItems]) -> frozenset[str]:
     """Fonts that set running text: each holds 5% or more of the characters
-    of the items of three lines or more (the body's, a code listing's)."""
+    of the items of three lines or more (the body's, a code listing's).
+
+    So do the fonts of listings whose lines are numbered (``ltxdoc``'s code, a
+    ``listings`` block): items in one font, one after another, that open with
+    the numbers ``n`` and ``n + 1``, twice or more in the document. A backend
+    may cut such a listing into one item a line, which no font share of long
+    items then sees; numbered sections never follow one another without text
+    between them (a contents list aside, which is no heading either).
+    """
     c: Counter[str] = Counter()
+    pairs: Counter[str] = Counter()
     for p in pages:
+        last_font, last_n = "", -1
         for it in p.items:
-            if it.table is None and len(it.lines) >= 3:
+            if it.table is not None:
+                last_n = -1
+                continue
+            lines = it.lines
+            if len(lines) >= 3:
                 c[it.font] += it.chars
+            # Most items open with a letter: no number to read (on the first
+            # line, not the joined text, which most items need no more).
+            first = lines[0] if lines else ""
+            m = _LEADING_NUMBER.match(first) if first[:1].isdecimal() else None
+            if m is None:
+                last_n = -1
+                continue
+            n = int(m.group(1))
+            if n == last_n + 1 and it.font == last_font:
+                pairs[it.font] += 1
+            last_font, last_n = it.font, n
     total = sum(c.values())
-    return frozenset(f for f, n in c.items() if n >= 0.05 * total)
+    running = {f for f, n in c.items() if n >= 0.05 * total}
+    return frozenset(running.union(f for f, k in pairs.items() if k >= 2))
 
 
 def body_sizes(pages: Sequence[PageItems]) -> frozenset[float]:
