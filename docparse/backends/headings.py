@@ -12,9 +12,10 @@ style have elsewhere in the document, then from font size.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from docparse.backends.items import CAPTION, Item, PageItems, is_superscript
 from docparse.backends.lines import union_boxes
@@ -146,16 +147,51 @@ def numbering(text: str) -> tuple[str, int]:
     return "", 0
 
 
+# Italic and slanted faces by name: ``Times-Italic``, ``Helvetica-Oblique``,
+# ``NimbusRomNo9L-ReguItal``, ``MinionPro-It``, TeX's ``CMTI10``, ``CMSL10``,
+# ``CMBXTI10`` and the EC fonts' ``SFTI1000``. The backends report no italic
+# flag, but every one reports the font's name. TeX's math italic (``CMMI``)
+# sets symbols, not titles, and is left out.
+_ITALIC = re.compile(
+    r"italic|oblique|ital$|-it$|-it[^a-z]|^cm(?:bx)?(?:ti|sl)\d|^(?:ec|tc|sf)(?:ti|bi|sl|so)\d",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_italic_font(font: str) -> bool:
+    """``font`` (a PDF font name, a subset tag ``ABCDEF+`` allowed) is an italic
+    or slanted face.
+
+    >>> is_italic_font("QWERTY+NimbusRomNo9L-ReguItal"), is_italic_font("CMTI10")
+    (True, True)
+    >>> is_italic_font("CMMI10"), is_italic_font("TeXGyreTermes-Regular")
+    (False, False)
+    """
+    return _ITALIC.search(font.rsplit("+", 1)[-1]) is not None
+
+
+def _italic(s: TextSpan) -> bool:
+    return is_italic_font(s.font)
+
+
+def _bold(s: TextSpan) -> bool:
+    return s.bold
+
+
 def _run_in_end(line: Line) -> int:
     """Index of the first span after a bold run that opens ``line`` and ends
     with ``.`` or ``:`` ("Subsection Headings." then roman text), else 0.
 
     Raised spans inside the run (a footnote mark after the title) belong to it.
     A section number in the text's weight may open the run (``1.1.`` then a
-    bold ``Title.``, as the AMS classes set ``\\subsection``).
+    bold ``Title.``, as the AMS classes set ``\\subsection``); after such a
+    number the run may be italic instead (``1.1.1.`` then an italic
+    ``Title.``: the AMS classes' ``\\subsubsection``).
     """
     bold: list[str] = []
     number = False
+    italic = False
     for i, s in enumerate(line.spans):
         t = s.text
         if not t.strip():
@@ -167,7 +203,12 @@ def _run_in_end(line: Line) -> int:
             number = True
             bold.append(t)
             continue
-        if s.bold:
+        if s.bold and not italic:
+            bold.append(s.text)
+            continue
+        # An italic run only right after a number: italics alone are emphasis.
+        if (italic or (number and len(bold) == 1)) and not s.bold and is_italic_font(s.font):
+            italic = True
             bold.append(s.text)
             continue
         if bold and is_superscript(s.size, s.bbox.y1, line.size, line.bbox.y1):
@@ -191,8 +232,13 @@ def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
     count: a bold lead-in of a list item (``1. Install.``)
     or an unnumbered one (``Note.``, ``Proof.``) stays in its paragraph.
     """
-    if not any([s.bold for ln in lines for s in ln.spans]):
-        return list(lines), set()  # no bold run can open a line (most blocks)
+    # No bold run can open a line of most blocks, nor an italic one, which
+    # needs a number before it (read first: a digit is cheaper than a font name).
+    if not any([s.bold for ln in lines for s in ln.spans]) and (
+        not any([ln.spans[0].text[:1].isdecimal() for ln in lines if ln.spans])
+        or not any([is_italic_font(s.font) for ln in lines for s in ln.spans])
+    ):
+        return list(lines), set()
     out: list[Line] = []
     heads: set[int] = set()
     i = 0
@@ -213,7 +259,8 @@ def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
         # No bold run opens most lines: nothing to number.
         scheme, depth = numbering(Line(spans[:end], ln.bbox).text.strip()) if end else ("", 0)
         if scheme == "decimal" and depth >= 2:
-            head = Line(_title_spans(spans[:end]), _spans_box(spans[:end]))
+            run = _bold if any(s.bold for s in spans[:end]) else _italic
+            head = Line(_title_spans(spans[:end], run), _spans_box(spans[:end]))
             out.extend((head, Line(spans[end:], _spans_box(spans[end:]))))
             heads.add(id(head))
         else:
@@ -227,12 +274,14 @@ def _beside(a: Line, b: Line) -> bool:
     return b.bbox.x0 >= a.bbox.x1 - 1 and abs(a.bbox.y1 - b.bbox.y1) < 0.5 * max(a.size, 1.0)
 
 
-def _title_spans(spans: Sequence[TextSpan]) -> tuple[TextSpan, ...]:
+def _title_spans(
+    spans: Sequence[TextSpan], run: Callable[[TextSpan], bool] = _bold
+) -> tuple[TextSpan, ...]:
     """A run-in title's spans (its section number in the text's weight too) without
     what only sets it off from the text: a footnote mark raised after it and the
-    closing full stop."""
-    first = next((i for i, s in enumerate(spans) if s.bold), len(spans))
-    out = [s for s in spans[:first] if s.text.strip()] + [s for s in spans[first:] if s.bold]
+    closing full stop. ``run`` tells the title's spans (bold, or italic)."""
+    first = next((i for i, s in enumerate(spans) if run(s)), len(spans))
+    out = [s for s in spans[:first] if s.text.strip()] + [s for s in spans[first:] if run(s)]
     while out and out[-1].text.strip() in ("", "."):
         out.pop()
     if out and out[-1].text.rstrip().endswith("."):

@@ -290,3 +290,35 @@ def test_numbered_sections_in_their_own_font_stay_headings() -> None:
     running = text_fonts(pages)
     assert "Sans" not in running
     assert all(is_heading(it, 10.0, "CMR10", running) for it in items[::2])
+
+
+def _font_span(text: str, x0: float, font: str) -> TextSpan:
+    return TextSpan(text, BBox(x0, 100.0, x0 + 5.0 * len(text), 112.0), 12.0, False, font)
+
+
+def test_an_italic_run_in_heading_after_its_number_is_split_off() -> None:
+    from docparse.backends.headings import split_run_in
+    from docparse.backends.lines import make_line, union_boxes
+
+    # amsart's \subsubsection: "1.1.1." upright, the title italic, then the text.
+    spans = (
+        _font_span("1.1.1.", 72.0, "TeXGyreTermes-Regular"),
+        _font_span(" ", 102.0, "TeXGyreTermes-Italic"),
+        _font_span("Culture suitable increase.", 107.0, "TeXGyreTermes-Italic"),
+        _font_span(" ", 237.0, "TeXGyreTermes-Regular"),
+        _font_span("Environment decade module document", 242.0, "TeXGyreTermes-Regular"),
+    )
+    line = make_line(spans, union_boxes([s.bbox for s in spans]))
+    out, heads = split_run_in([line])
+    assert [ln.text for ln in out] == [
+        "1.1.1. Culture suitable increase",
+        "Environment decade module document",
+    ]
+    assert heads == {id(out[0])}
+    # An italic phrase that opens a line with no number is emphasis, not a title.
+    emphasis = (
+        _font_span("Culture suitable increase.", 72.0, "ABCDEF+NimbusRomNo9L-ReguItal"),
+        _font_span(" Environment decade module", 202.0, "ABCDEF+NimbusRomNo9L-Regu"),
+    )
+    line = make_line(emphasis, union_boxes([s.bbox for s in emphasis]))
+    assert split_run_in([line])[1] == set()
