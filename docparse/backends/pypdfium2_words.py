@@ -21,6 +21,7 @@ import numpy.typing as npt
 from docparse.backends.base import TextSpan
 from docparse.backends.lines import new_bboxes, new_spans
 from docparse.backends.pypdfium2_reader import RunReader
+from docparse.backends.tex_fonts import extension_rects, is_extension
 
 # A name that says the weight is regular: PDFium's weight, estimated from the
 # font's stems when its descriptor gives none, reads 724 for Utopia-Regular.
@@ -67,6 +68,8 @@ def run_spans(
     calls, handle = reader.calls, reader.handle
     # The run's first character carries its font size.
     sizes = list(map(calls.font_size, itertools.repeat(handle, n), starts))
+    if any(is_extension(name) for name, _ in set(fonts)):
+        box = extension_rects(box, stripped, fonts, sizes)
     left, top = corner
     if n >= ARRAY_RUNS:
         stripped, edges, starts, fonts, sizes = _array_words(
