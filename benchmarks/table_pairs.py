@@ -218,7 +218,9 @@ def _source(fam: str, seed: int) -> tuple[str, str]:
 
 
 def _build(twin: Path, pdf: Path) -> None:
-    compile_tex(twin) if twin.suffix == ".tex" else print_to_pdf(twin, pdf)
+    # ``longtable`` settles its column widths on the second run: after one, the
+    # head stands over other columns than the body (``Column widths have changed``).
+    compile_tex(twin, runs=2) if twin.suffix == ".tex" else print_to_pdf(twin, pdf)
 
 
 def make_pairs(families: Sequence[str], per_family: int, seed: int, out: Path) -> list[Pair]:

@@ -411,21 +411,25 @@ def _header_top(
     return top
 
 
-def _values_apart(texts: list[str]) -> bool:
+def _values_apart(texts: list[str], numbers: int = 1) -> bool:
     """A row whose last two or more pieces are each one value, set apart from its label.
 
     A long label (``Loss/(gain) related to extinguishment of junior subordinated
     debt | 3 | (34) | (289)``) outnumbers its values, but prose quoting figures
     runs them into its own line; values standing apart, one a piece, after a
-    label of one piece, are columns.
+    label of one piece, are columns. A placeholder mark (``—``) stands where
+    a value would; at least ``numbers`` of the pieces are numbers.
     """
-    tail = 0
+    tail = values = 0
     for text in reversed(texts):
-        if not is_number(text.strip()):
+        t = text.strip()
+        if is_number(t):
+            values += 1
+        elif not _PLACEHOLDER.match(t):
             break
         tail += 1
     # One label piece: prose of the other page column on the row is a second one.
-    return tail >= 2 and len(texts) == tail + 1
+    return tail >= 2 and values >= numbers and len(texts) == tail + 1
 
 
 def _numeric_runs(
@@ -438,7 +442,10 @@ def _numeric_runs(
     known = {} if memo is None else memo
 
     def numeric(texts: list[str]) -> bool:
-        return _memo(known, "numeric", texts, _numeric_row)
+        # A label too long for the share of values, its two or more values set
+        # apart (``Common stock repurchases for tax withholding on employee
+        # equity plans | 41 | 65,344 | —``), starts a run as well as going on one.
+        return _memo(known, "numeric", texts, _numeric_row) or _values_apart(texts, 2)
 
     def goes_on(texts: list[str]) -> bool:
         return _memo(known, "goes_on", texts, _goes_on_row) or _values_apart(texts)

@@ -171,3 +171,16 @@ def test_a_table_set_halfway_down_the_next_page_is_another_table() -> None:
     assert b in out and len(out) == 3
     top = _item(2, 60, 150, [HEAD, ["Equity", "5", "6"]])
     assert top not in join_page_tables([a, _text(2, 30, "Reference", "furniture"), top], HEIGHTS)
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_rows_with_long_labels_stay_in_the_continued_table(backend: str) -> None:
+    # Labels of up to eleven words outnumber their three values: the rows of
+    # numbers were cut at them, the next page's part read as two tables.
+    # (pypdfium2's text lines run such a label and its values into one piece.)
+    twin = _twin("texlongplain-8")
+    parsed = docparse.parse(PAIRS / "texlongplain-8.pdf", backend=backend)
+    (got,) = _tables(parsed)
+    assert [p.page for p in got.provenance] == [1, 2]
+    (match,) = project(twin, parsed).tables
+    assert match.cell_f1 >= 0.99
