@@ -165,6 +165,23 @@ def _continues(above: str, text: str, *, lower_case: bool) -> bool:
     )
 
 
+#: A period head: a year, maybe with its month and day or a fiscal-year mark (``2023``, ``FY23``).
+_PERIOD = re.compile(r"^(?:[A-Za-z]{3,9}\.? \d{1,2}, )?(?:FY ?\d{2}|FY ?20\d{2}|(?:19|20)\d{2})$")
+
+
+def _spans_periods(prev: Sequence[str], row: Sequence[str], filled: Sequence[int]) -> bool:
+    """Whether ``prev``, one head over a line of two or more period heads, spans them.
+
+    ``Year Ended December 31,`` over ``2021 | 2022 | 2023`` heads the three
+    years; it is no first line of the year it was placed over, though it
+    ends in a comma as a wrapped ``December 31,`` over ``2023`` does (that
+    one stands over its own column only, one head over each).
+    """
+    heads = [c.strip() for c in prev if c.strip()]
+    periods = [row[i].strip() for i in filled if i > 0]
+    return len(heads) == 1 and len(periods) >= 2 and all(_PERIOD.match(c) for c in periods)
+
+
 def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
     """Fold a cell's wrapped second line, detected as its own row, back into the cell.
 
@@ -221,8 +238,12 @@ def merge_continuation_rows(rows: Sequence[Sequence[str]]) -> tuple[tuple[str, .
         if out and in_header and not data and len(filled) > 1:
             prev = out[-1]
             shared = [i for i in filled if i < len(prev) and prev[i].strip()]
-            if shared and all(
-                _continues(prev[i].strip(), row[i].strip(), lower_case=False) for i in shared
+            if (
+                shared
+                and not _spans_periods(prev, row, filled)
+                and all(
+                    _continues(prev[i].strip(), row[i].strip(), lower_case=False) for i in shared
+                )
             ):
                 prev.extend([""] * (len(row) - len(prev)))
                 for i in filled:

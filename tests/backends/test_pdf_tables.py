@@ -255,3 +255,16 @@ def test_unruled_tables_are_found_from_their_caption(fixtures_dir: Path, backend
             ("Dataset", "Result"),
             ("Data1", "0.12345"),
         ]
+
+
+def test_a_head_over_a_line_of_years_spans_them() -> None:
+    # ``Year Ended December 31,`` ends in a comma as a wrapped ``December 31,``
+    # over ``2023`` does, but it stands alone over three years: it heads them all.
+    rows = (
+        ("", "", "Year Ended December 31,", ""),
+        ("", "2021", "2022", "2023"),
+        ("Net sales", "$1", "$2", "$3"),
+    )
+    assert merge_continuation_rows(rows) == rows
+    wrapped = (("", "December 31,", "December 31,"), ("", "2023", "2022"), ("Cash", "1", "2"))
+    assert merge_continuation_rows(wrapped)[0] == ("", "December 31, 2023", "December 31, 2022")
