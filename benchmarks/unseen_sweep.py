@@ -88,6 +88,8 @@ def layer_pages(path: Path) -> list[str]:
 
 #: Scripts written without spaces between words: each character counts as a word.
 _WORD = re.compile(r"[^\W_]+")
+_SPACING = re.compile("[\u00a8\u00b4\u02c6\u02c7\u02d8-\u02dd\u00af\u00b8\u02c9\u02cb]")
+_MARKS = re.compile("[\u0300-\u036f]")
 _UNSPACED = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
 
 
@@ -96,7 +98,11 @@ def text_words(text: str) -> list[str]:
     and digits, so that punctuation splits words (``\\long\\def`` is two
     words whether or not a backend or the layer spaces it), each CJK
     character a word of its own (those scripts put no spaces between words,
-    and a line may break anywhere)."""
+    and a line may break anywhere), accents left out."""
+    if not text.isascii():
+        # Accents count for nothing: a layer may hold TeX's spacing accent
+        # apart from its letter (``k¨afer``) where a backend merged them.
+        text = _MARKS.sub("", unicodedata.normalize("NFKD", _SPACING.sub("", text)))
     text = unicodedata.normalize("NFKC", text).lower()
     return _WORD.findall(_UNSPACED.sub(r" \1 ", text))
 

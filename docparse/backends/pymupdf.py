@@ -31,7 +31,14 @@ from docparse.backends.pymupdf_tables import (
     find_ruled_tables,
     page_words,
 )
-from docparse.backends.pymupdf_text import blocks_from_dict, rotator, to_bbox, unmapped_in_dict
+from docparse.backends.pymupdf_text import (
+    blocks_from_dict,
+    place_word_accents,
+    rotator,
+    show_hidden_layers,
+    to_bbox,
+    unmapped_in_dict,
+)
 from docparse.backends.rotation import mupdf_cross_lines, mupdf_directions, upright_turn
 from docparse.backends.ruled_grid import find_grids
 from docparse.backends.table_candidates import (
@@ -624,6 +631,7 @@ class PyMuPDFBackend(PdfBackend):
         pymupdf = load_pymupdf()
         doc = open_pymupdf(path, config.password)
         try:
+            show_hidden_layers(doc)
             # MuPDF's own errors (a malformed or cyclic page tree, a page the
             # repaired tree no longer has, "not a dict" for a broken /CropBox,
             # which PyMuPDF raises as RuntimeError) name the page.
@@ -664,11 +672,12 @@ class PyMuPDFBackend(PdfBackend):
             rot = rotator((rotation + turn) % 360, float(unrot.width), float(unrot.height))
             textpage = page.get_textpage(flags=_TEXT_FLAGS)
             data = page.get_text("dict", textpage=textpage, sort=False)
-        blocks = blocks_from_dict(data, rot)
+        blocks = blocks_from_dict(data, rot, page, textpage)
         unmapped = unmapped_in_dict(data)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
             words = page.get_text("words", textpage=textpage, sort=False)
+            words = place_word_accents(words, page, textpage)
             if unmapped:
                 words = [(*w[:4], strip_unmapped(w[4]), *w[5:]) for w in words]
                 words = [w for w in words if w[4]]

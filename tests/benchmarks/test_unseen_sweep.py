@@ -14,6 +14,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pdf"
 def test_words_split_at_punctuation_and_cjk_characters() -> None:
     assert text_words("\\long\\def\\@firstoftwo #1") == ["long", "def", "firstoftwo", "1"]
     assert text_words("ﬁne 現在 snake_case") == ["fine", "現", "在", "snake", "case"]
+    # Accents count for nothing: PDFium's layer keeps TeX's apart from the letter.
+    assert text_words("Marienk¨afer Füllwörter") == ["marienkafer", "fullworter"]
 
 
 def test_layer_line_end_hyphens_join_before_lower_case_and_at_pdfium_marks() -> None:
