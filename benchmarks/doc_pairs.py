@@ -12,6 +12,9 @@ projected onto it (:func:`align.project.project`). Per family and backend:
   (headings), ``cap`` (captions), ``note`` (footnotes), ``code``;
 * ``heads``: twin headings found as headings of the parse, and of them at the
   twin's depth (:func:`benchmarks.pdf_layout.heading_levels`);
+* ``cap whole``: twin captions read whole (:func:`caption_faults` names no fault): found
+  at 0.9 as one parsed unit of the caption kind, a table's caption linked (``related``)
+  to the parsed table its twin table was matched with;
 * ``tau``: Kendall tau of the matched units' parsed positions (reading order);
 * ``split``/``merged``: twin text units the parse cut into two or more units
   or joined with another;
@@ -50,12 +53,12 @@ from pathlib import Path
 os.environ.setdefault("DO_NOT_TRACK", "1")
 
 import docparse
-from align.project import Projection, comparison_words, project
+from align.project import Projection, UnitProjection, comparison_words, project
 from benchmarks import generated_pairs
 from benchmarks.doc_pairs_tex import DOC_FAMILIES, furniture_of, generate_doc
 from benchmarks.generated_pairs import compile_tex
 from benchmarks.pdf_layout import Pair, heading_levels, lost_to_furniture, twin_texts
-from docparse.model import Document
+from docparse.model import Document, SourceUnit
 from docparse.registry import PDF_BACKENDS
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
@@ -93,6 +96,7 @@ class DocScore:
     head_leaks: int
     number_leaks: int
     spurious: float
+    captions: tuple[int, int] = (0, 0)  # twin captions, read whole
     worst: list[tuple[float, str, str, str]] = field(default_factory=list)
 
 
@@ -121,6 +125,34 @@ def head_leaks(doc: Document, heads: Sequence[str]) -> int:
     return len(pages)
 
 
+def caption_faults(
+    unit: UnitProjection,
+    twin_units: dict[str, SourceUnit],
+    parsed_units: dict[str, SourceUnit],
+    tables: dict[str, str | None],
+) -> list[str]:
+    """What keeps the twin caption ``unit`` (a projected unit) from being read whole:
+    ``found`` (below 0.9), ``kind`` (a parsed unit of another kind holds it), ``one``
+    (split or merged), ``link`` (a table's caption not linked to the parsed table its
+    twin table was matched with, ``tables``: twin id -> parsed id), ``table`` (that
+    table not found). ``twin_units`` and ``parsed_units`` are the documents' units by id.
+    """
+    faults = []
+    if unit.similarity < 0.9:
+        faults.append("found")
+    held = [parsed_units[i] for i in unit.parsed_ids if i in parsed_units]
+    if any(u.kind != "caption" for u in held):
+        faults.append("kind")
+    if unit.status != "matched":
+        faults.append("one")
+    own = [r for r in twin_units[unit.twin_id].related if twin_units[r].table is not None]
+    if own:
+        parsed = [tables.get(r) for r in own]
+        if not any(p and any(p in u.related for u in held) for p in parsed):
+            faults.append("link" if all(parsed) else "table")
+    return faults
+
+
 def score_doc(
     name: str, family: str, twin: Document, parsed: Document, backend: str, heads: Sequence[str]
 ) -> DocScore:
@@ -138,6 +170,16 @@ def score_doc(
         for u in units
         if u.status != "matched" or u.similarity < 0.9
     ]
+    twin_units = {u.id: u for u in twin.units}
+    parsed_units = {u.id: u for u in parsed.units}
+    tables = {t.twin_id: t.parsed_id for t in proj.tables}
+    whole = 0
+    for u in units:
+        if u.kind == "caption":
+            faults = caption_faults(u, twin_units, parsed_units, tables)
+            whole += not faults
+            if faults and u.similarity >= 0.9 and u.status == "matched":
+                worst.append((u.similarity, "+".join(faults), u.kind, texts[u.twin_id][:90]))
     worst.sort(key=lambda w: w[0])
     # Table cells count on both sides: a table read as paragraphs holds its numbers too.
     content = [u.text for u in parsed.content_units()]
@@ -158,6 +200,7 @@ def score_doc(
         head_leaks=head_leaks(parsed, heads),
         number_leaks=max(0, bare_numbers(content) - twin_numbers),
         spurious=proj.spurious(),
+        captions=(kinds["cap"][0], whole),
         worst=worst,
     )
 
@@ -178,6 +221,7 @@ def summary_row(label: str, scores: Sequence[DocScore]) -> str:
     return (
         f"| {label} | {len(scores)} | {n} | {_share(ok, n)} | "
         + " | ".join(_share(kinds[g][1], kinds[g][0]) for g in GROUPS)
+        + f" | {_share(sum(s.captions[1] for s in scores), sum(s.captions[0] for s in scores))}"
         + f" | {heads[2]}/{heads[1]}/{heads[0]}"
         + f" | {statistics.fmean(taus) if taus else 0:.3f}"
         + f" | {_share(sum(s.split for s in scores), running)}"
@@ -192,11 +236,11 @@ def summary_row(label: str, scores: Sequence[DocScore]) -> str:
 _HEAD = (
     "| {0} | docs | units | UR | "
     + " | ".join(GROUPS)
-    + " | heads depth/found/all | tau | split | merged | lost | head leaks | numbers/page"
-    + " | spur |\n"
+    + " | cap whole | heads depth/found/all | tau | split | merged | lost | head leaks"
+    + " | numbers/page | spur |\n"
     + "|---|--:|--:|--:|"
     + "--:|" * len(GROUPS)
-    + "--:|--:|--:|--:|--:|--:|--:|--:|"
+    + "--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 )
 
 

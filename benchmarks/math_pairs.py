@@ -3,7 +3,9 @@
 Math nobody tuned for, with exact gold. :mod:`benchmarks.math_pairs_gen`
 writes documents of display equations (every amsmath environment papers use)
 and inline-math paragraphs, one font and layout per family (``cm``, ``lm``,
-``cm2col``, ``times2col``, ``palatino``); pdflatex compiles them, docparse's
+``cm2col``, ``times2col``, ``palatino``; ``bigops``, ``bigopslm`` and
+``bigopstx`` hold more big operators, radicals and sized delimiters, in
+Computer Modern, Latin Modern and txfonts); pdflatex compiles them, docparse's
 LaTeX reader reads the ``.tex`` as the gold twin, and each backend's parse of
 the PDF is scored as :mod:`benchmarks.math_figures` scores the research
 pairs: every twin ``equation`` unit is located as the glyphs the PDF prints
@@ -53,7 +55,7 @@ QUICK_ARGS = ["--from", "fixtures/math_generated", "--backend", "pymupdf"]
 #: What a twin equation holds, read from its LaTeX.
 FEATURES: dict[str, re.Pattern[str]] = {
     "fraction": re.compile(r"\\[dt]?frac"),
-    "big operator": re.compile(r"\\(?:sum|prod|int)(?![a-z])"),
+    "big operator": re.compile(r"\\(?:sum|prod|int|oint|coprod|bigcup|bigcap)(?![a-z])"),
     "root": re.compile(r"\\sqrt"),
     "matrix": re.compile(r"\\begin\{[pbvB]?matrix\}"),
     "cases": re.compile(r"\\begin\{cases\}"),
@@ -62,7 +64,7 @@ FEATURES: dict[str, re.Pattern[str]] = {
     "accent": re.compile(r"\\(?:hat|bar|tilde|vec|dot)\{"),
     "font": re.compile(r"\\math(?:bf|cal|bb)\{"),
     "operator name": re.compile(r"\\operatorname|\\(?:log|exp|sin|cos|max|min|det|sup)\b"),
-    "delimiters": re.compile(r"\\left"),
+    "delimiters": re.compile(r"\\left|\\[bB]igg?l"),
     "nested script": re.compile(r"_\{[^{}]*_"),
 }
 

@@ -32,6 +32,15 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "times2col": ("10pt,twocolumn", (r"\usepackage[T1]{fontenc}", r"\usepackage{mathptmx}")),
     # Palatino with mathpazo, one column.
     "palatino": ("11pt", (r"\usepackage[T1]{fontenc}", r"\usepackage{mathpazo}")),
+    # Big operators, radicals and sized delimiters in display and inline
+    # (MathGenerator.big_atom), in three extension fonts: cmex, lmex, txex.
+    "bigops": ("11pt", ()),
+    "bigopslm": ("11pt", (r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}")),
+    # (txfonts after amsmath, which would define its \iint again.)
+    "bigopstx": (
+        "11pt",
+        (r"\usepackage[T1]{fontenc}", r"\usepackage{amsmath}", r"\usepackage{txfonts}"),
+    ),
 }
 
 _PROSE = (
@@ -62,6 +71,8 @@ _BINARY = ("+", "-", "+", r"\cdot", r"\times", "-")
 _SUPERS = ("2", "3", "-1", "T", r"\top", "(k)", "*")
 _SUPERS2 = ("2", "(t)", "k+1", r"\prime")
 _CONDITIONS = (">", "<", r"\ge")
+_BIG_OPS = (r"\sum", r"\prod", r"\int", r"\oint", r"\bigcup", r"\bigcap", r"\coprod")
+_DELIMITERS = (("(", ")"), ("[", "]"), (r"\{", r"\}"), ("|", "|"), (r"\langle", r"\rangle"))
 _TEXTS = ("if", "otherwise", "for all", "where", "and", "s.t.")
 
 
@@ -78,6 +89,9 @@ class MathGenerator:
         self.family = family
         self.rng = random.Random(f"math-{family}-{seed}")
         self.narrow = "twocolumn" in FAMILIES[family][0]
+        #: Whether atoms and inline math draw from :meth:`big_atom` too (other
+        #: families draw as before: their documents stay the same).
+        self.big = family.startswith("bigops")
 
     # -- prose ---------------------------------------------------------------
 
@@ -132,6 +146,8 @@ class MathGenerator:
         rng = self.rng
         if depth <= 0:
             return self.symbol() if rng.random() < 0.8 else self.number()
+        if self.big and rng.random() < 0.35:
+            return self.big_atom(depth - 1)
         r = rng.random()
         sub = depth - 1
         if r < 0.28:
@@ -162,6 +178,31 @@ class MathGenerator:
             return f"{self.letter()}^{{{self.expr(0, 2)}}}"
         return f"{self.symbol()}({self.symbol()}, {self.symbol()})"
 
+    def big_atom(self, depth: int) -> str:
+        """A construct of TeX's extension font: a big operator with limits, a
+        radical over a tall argument, or a formula in sized delimiters."""
+        rng = self.rng
+        r = rng.random()
+        if r < 0.45:
+            op = rng.choice(_BIG_OPS)
+            i = rng.choice(_INDEX)
+            if op in (r"\int", r"\oint"):
+                lo, hi = rng.choice((("0", "1"), ("a", "b"), (r"-\infty", r"\infty")))
+                return rf"{op}_{{{lo}}}^{{{hi}}} {self.expr(depth, 2)} \, d{rng.choice('xtu')}"
+            if rng.random() < 0.5:
+                return rf"{op}_{{{i}=1}}^{{{rng.choice(('n', 'N', 'K'))}}} {self.expr(depth, 2)}"
+            return rf"{op}_{{{i}}} {self.symbol()}"
+        if r < 0.65:
+            return rf"\sqrt{{\frac{{{self.expr(depth, 2)}}}{{{self.expr(0, 2)}}}}}"
+        left, right = rng.choice(_DELIMITERS)
+        body = self.expr(depth, 2)
+        if rng.random() < 0.5:
+            body = rf"\frac{{{body}}}{{{self.expr(0, 2)}}}"
+        if rng.random() < 0.7:
+            return rf"\left{left} {body} \right{right}"
+        size = rng.choice(("big", "Big", "bigg"))
+        return rf"\{size}l{left} {body} \{size}r{right}"
+
     def expr(self, depth: int, terms: int = 3) -> str:
         """A sum of one to ``terms`` atoms."""
         rng = self.rng
@@ -173,6 +214,8 @@ class MathGenerator:
     def inline(self) -> str:
         """A short formula for running text."""
         rng = self.rng
+        if self.big and rng.random() < 0.35:
+            return f"{self.symbol()} = {self.big_atom(0)}"
         r = rng.random()
         if r < 0.35:
             return self.symbol()

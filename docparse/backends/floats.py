@@ -69,7 +69,15 @@ def _label_text(label: Item, it: Item) -> bool:
     first_bottom = min(it.bbox.y1, it.bbox.y0 + 1.3 * max(it.size, 6.0))
     same_line = min(first_bottom, label.bbox.y1) - max(it.bbox.y0, label.bbox.y0) > 0.5 * size
     if same_line:
-        return 0 <= it.bbox.x0 - label.bbox.x1 <= 4 * size
+        if 0 <= it.bbox.x0 - label.bbox.x1 <= 4 * size:
+            return True
+        # The caption's first line runs on right of the label, its later lines start
+        # under it: the item's box starts where the label does and reaches past it.
+        return (
+            len(it.lines) >= 2
+            and abs(it.bbox.x0 - label.bbox.x0) <= size
+            and it.bbox.x1 - label.bbox.x1 > 4 * size
+        )
     # Under it: a title line set centred under a label centred over it.
     gap = it.bbox.y0 - label.bbox.y1
     centre = (label.bbox.x0 + label.bbox.x1) / 2

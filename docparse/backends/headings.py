@@ -12,9 +12,10 @@ style have elsewhere in the document, then from font size.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from docparse.backends.items import CAPTION, Item, PageItems, is_superscript
 from docparse.backends.lines import union_boxes
@@ -51,16 +52,46 @@ def contents_pages(pages: Sequence[PageItems]) -> set[int]:
     return out
 
 
+#: The line number that opens a line of a numbered listing: ``59 \\dimendef``.
+_LEADING_NUMBER = re.compile(r"(\d+)\s")
+
+
 def text_fonts(pages: Sequence[PageItems]) -> frozenset[str]:
     """Fonts that set running text: each holds 5% or more of the characters
-    of the items of three lines or more (the body's, a code listing's)."""
+    of the items of three lines or more (the body's, a code listing's).
+
+    So do the fonts of listings whose lines are numbered (``ltxdoc``'s code, a
+    ``listings`` block): items in one font, one after another, that open with
+    the numbers ``n`` and ``n + 1``, twice or more in the document. A backend
+    may cut such a listing into one item a line, which no font share of long
+    items then sees; numbered sections never follow one another without text
+    between them (a contents list aside, which is no heading either).
+    """
     c: Counter[str] = Counter()
+    pairs: Counter[str] = Counter()
     for p in pages:
+        last_font, last_n = "", -1
         for it in p.items:
-            if it.table is None and len(it.lines) >= 3:
+            if it.table is not None:
+                last_n = -1
+                continue
+            lines = it.lines
+            if len(lines) >= 3:
                 c[it.font] += it.chars
+            # Most items open with a letter: no number to read (on the first
+            # line, not the joined text, which most items need no more).
+            first = lines[0] if lines else ""
+            m = _LEADING_NUMBER.match(first) if first[:1].isdecimal() else None
+            if m is None:
+                last_n = -1
+                continue
+            n = int(m.group(1))
+            if n == last_n + 1 and it.font == last_font:
+                pairs[it.font] += 1
+            last_font, last_n = it.font, n
     total = sum(c.values())
-    return frozenset(f for f, n in c.items() if n >= 0.05 * total)
+    running = {f for f, n in c.items() if n >= 0.05 * total}
+    return frozenset(running.union(f for f, k in pairs.items() if k >= 2))
 
 
 def body_sizes(pages: Sequence[PageItems]) -> frozenset[float]:
@@ -116,16 +147,51 @@ def numbering(text: str) -> tuple[str, int]:
     return "", 0
 
 
+# Italic and slanted faces by name: ``Times-Italic``, ``Helvetica-Oblique``,
+# ``NimbusRomNo9L-ReguItal``, ``MinionPro-It``, TeX's ``CMTI10``, ``CMSL10``,
+# ``CMBXTI10`` and the EC fonts' ``SFTI1000``. The backends report no italic
+# flag, but every one reports the font's name. TeX's math italic (``CMMI``)
+# sets symbols, not titles, and is left out.
+_ITALIC = re.compile(
+    r"italic|oblique|ital$|-it$|-it[^a-z]|^cm(?:bx)?(?:ti|sl)\d|^(?:ec|tc|sf)(?:ti|bi|sl|so)\d",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_italic_font(font: str) -> bool:
+    """``font`` (a PDF font name, a subset tag ``ABCDEF+`` allowed) is an italic
+    or slanted face.
+
+    >>> is_italic_font("QWERTY+NimbusRomNo9L-ReguItal"), is_italic_font("CMTI10")
+    (True, True)
+    >>> is_italic_font("CMMI10"), is_italic_font("TeXGyreTermes-Regular")
+    (False, False)
+    """
+    return _ITALIC.search(font.rsplit("+", 1)[-1]) is not None
+
+
+def _italic(s: TextSpan) -> bool:
+    return is_italic_font(s.font)
+
+
+def _bold(s: TextSpan) -> bool:
+    return s.bold
+
+
 def _run_in_end(line: Line) -> int:
     """Index of the first span after a bold run that opens ``line`` and ends
     with ``.`` or ``:`` ("Subsection Headings." then roman text), else 0.
 
     Raised spans inside the run (a footnote mark after the title) belong to it.
     A section number in the text's weight may open the run (``1.1.`` then a
-    bold ``Title.``, as the AMS classes set ``\\subsection``).
+    bold ``Title.``, as the AMS classes set ``\\subsection``); after such a
+    number the run may be italic instead (``1.1.1.`` then an italic
+    ``Title.``: the AMS classes' ``\\subsubsection``).
     """
     bold: list[str] = []
     number = False
+    italic = False
     for i, s in enumerate(line.spans):
         t = s.text
         if not t.strip():
@@ -137,7 +203,12 @@ def _run_in_end(line: Line) -> int:
             number = True
             bold.append(t)
             continue
-        if s.bold:
+        if s.bold and not italic:
+            bold.append(s.text)
+            continue
+        # An italic run only right after a number: italics alone are emphasis.
+        if (italic or (number and len(bold) == 1)) and not s.bold and is_italic_font(s.font):
+            italic = True
             bold.append(s.text)
             continue
         if bold and is_superscript(s.size, s.bbox.y1, line.size, line.bbox.y1):
@@ -161,8 +232,13 @@ def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
     count: a bold lead-in of a list item (``1. Install.``)
     or an unnumbered one (``Note.``, ``Proof.``) stays in its paragraph.
     """
-    if not any([s.bold for ln in lines for s in ln.spans]):
-        return list(lines), set()  # no bold run can open a line (most blocks)
+    # No bold run can open a line of most blocks, nor an italic one, which
+    # needs a number before it (read first: a digit is cheaper than a font name).
+    if not any([s.bold for ln in lines for s in ln.spans]) and (
+        not any([ln.spans[0].text[:1].isdecimal() for ln in lines if ln.spans])
+        or not any([is_italic_font(s.font) for ln in lines for s in ln.spans])
+    ):
+        return list(lines), set()
     out: list[Line] = []
     heads: set[int] = set()
     i = 0
@@ -183,7 +259,8 @@ def split_run_in(lines: Sequence[Line]) -> tuple[list[Line], set[int]]:
         # No bold run opens most lines: nothing to number.
         scheme, depth = numbering(Line(spans[:end], ln.bbox).text.strip()) if end else ("", 0)
         if scheme == "decimal" and depth >= 2:
-            head = Line(_title_spans(spans[:end]), _spans_box(spans[:end]))
+            run = _bold if any(s.bold for s in spans[:end]) else _italic
+            head = Line(_title_spans(spans[:end], run), _spans_box(spans[:end]))
             out.extend((head, Line(spans[end:], _spans_box(spans[end:]))))
             heads.add(id(head))
         else:
@@ -197,12 +274,14 @@ def _beside(a: Line, b: Line) -> bool:
     return b.bbox.x0 >= a.bbox.x1 - 1 and abs(a.bbox.y1 - b.bbox.y1) < 0.5 * max(a.size, 1.0)
 
 
-def _title_spans(spans: Sequence[TextSpan]) -> tuple[TextSpan, ...]:
+def _title_spans(
+    spans: Sequence[TextSpan], run: Callable[[TextSpan], bool] = _bold
+) -> tuple[TextSpan, ...]:
     """A run-in title's spans (its section number in the text's weight too) without
     what only sets it off from the text: a footnote mark raised after it and the
-    closing full stop."""
-    first = next((i for i, s in enumerate(spans) if s.bold), len(spans))
-    out = [s for s in spans[:first] if s.text.strip()] + [s for s in spans[first:] if s.bold]
+    closing full stop. ``run`` tells the title's spans (bold, or italic)."""
+    first = next((i for i, s in enumerate(spans) if run(s)), len(spans))
+    out = [s for s in spans[:first] if s.text.strip()] + [s for s in spans[first:] if run(s)]
     while out and out[-1].text.strip() in ("", "."):
         out.pop()
     if out and out[-1].text.rstrip().endswith("."):

@@ -133,6 +133,10 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
     # entries are read over the whole page (see _join_contents_entries).
     cut: list[tuple[int, list[list[TextSpan]]]] = []
     led = False
+    # Pieces joined over a gap the smaller of its two sizes would cut (a right-hand
+    # column's heading, larger than the text, level with a left-hand line): the piece
+    # and its gaps' positions, settled against the page's gutter at the end.
+    doubts: list[tuple[list[TextSpan], list[int]]] = []
     for row in rows:
         if len(row) == 1:
             append(_one_span_line(row[0]))
@@ -158,6 +162,7 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
             b = s.bbox
             x0 = b.x0
             gap = x0 - prev_x1
+            prev_size_was = prev_size
             prev_x1, prev_size = b.x1, s_size
             if gap > 0.9 * size:
                 append(
@@ -173,6 +178,14 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
             else:
                 if b.origin != origin:
                     raise ValueError("cannot join boxes with different origins")
+                # Doubtful: wider than the smaller size would allow, and than half the
+                # larger one (a span's size may be nonsense, 0.1 pt).
+                if (
+                    s_size != prev_size_was
+                    and gap > 0.45 * size
+                    and gap > 0.9 * (s_size if s_size < prev_size_was else prev_size_was)
+                ):
+                    _doubt(doubts, cur)
                 cur.append(s)
                 spaces.append(gap > 0.15 * size)
                 if x0 < left:
@@ -191,9 +204,78 @@ def lines_from_spans(words: Iterable[TextSpan]) -> list[Line]:
             if len(cur) == 1
             else _piece_line(cur, spaces, left, top, right, bottom, origin)
         )
+    if led or doubts:
+        _settle_rows(lines, cut, led, doubts)
+    return lines
+
+
+def _doubt(doubts: list[tuple[list[TextSpan], list[int]]], piece: list[TextSpan]) -> None:
+    """Note a doubtful gap before the span about to join ``piece``."""
+    if not doubts or doubts[-1][0] is not piece:
+        doubts.append((piece, []))
+    doubts[-1][1].append(len(piece))
+
+
+def _settle_rows(
+    lines: list[Line],
+    cut: list[tuple[int, list[list[TextSpan]]]],
+    led: bool,
+    doubts: list[tuple[list[TextSpan], list[int]]],
+) -> None:
+    """Contents entries cut by their leaders joined again (``led``), then the
+    doubtful gaps that line up with the page's column gutter cut."""
     if led:
         _join_cut_rows(lines, cut)
-    return lines
+    if doubts and cut:
+        _cut_at_gutter(lines, doubts, cut)
+
+
+#: Fewest gaps of cut rows a doubtful gap must overlap to be cut too (a column gutter),
+#: and their least share of the page's cut gaps (the gaps of math set in a column line
+#: up in a few rows, a gutter in a third or more of them).
+_GUTTER_ROWS = 3
+_GUTTER_SHARE = 0.25
+
+
+def _cut_at_gutter(
+    lines: list[Line],
+    doubts: list[tuple[list[TextSpan], list[int]]],
+    cut: list[tuple[int, list[list[TextSpan]]]],
+) -> None:
+    """Cut in ``lines`` the ``doubts`` (pieces, and where in them a doubtful gap is)
+    at each gap that overlaps the gaps that cut other rows (``cut``), at least
+    :data:`_GUTTER_SHARE` of them, :data:`_GUTTER_ROWS` of which end where it ends: a
+    page's column gutter, which a space of a larger font spans."""
+    gaps = [
+        (a[-1].bbox.x1, b[0].bbox.x0) for _, pieces in cut for a, b in itertools.pairwise(pieces)
+    ]
+    need = max(_GUTTER_ROWS, _GUTTER_SHARE * len(gaps))
+    if len(gaps) < need:
+        return
+    split: dict[int, list[list[TextSpan]]] = {}
+    for piece, at in doubts:
+        parts: list[list[TextSpan]] = []
+        start = 0
+        for i in at:
+            lo, hi = piece[i - 1].bbox.x1, piece[i].bbox.x0
+            over = [g1 for g0, g1 in gaps if g0 < hi and lo < g1]
+            # Some end where it does: the next column's left edge.
+            if len(over) >= need and sum(1 for g1 in over if abs(g1 - hi) <= 2.0) >= _GUTTER_ROWS:
+                parts.append(piece[start:i])
+                start = i
+        if parts:
+            parts.append(piece[start:])
+            split[id(piece[0])] = parts
+    if not split:
+        return
+    out: list[Line] = []
+    for ln in lines:
+        cut_parts = split.get(id(ln.spans[0])) if ln.spans else None
+        if cut_parts is not None and len(ln.spans) == sum(map(len, cut_parts)):
+            out.extend(map(_line, cut_parts))
+        else:
+            out.append(ln)
+    lines[:] = out
 
 
 def _join_cut_rows(lines: list[Line], cut: list[tuple[int, list[list[TextSpan]]]]) -> None:

@@ -76,6 +76,7 @@ from docparse.backends.table_repair import (
     spread_merged_cells,
 )
 from docparse.backends.table_whitespace import numeric_tables_beyond, whitespace_regions
+from docparse.backends.tex_fonts import mupdf_extension_text
 from docparse.errors import CorruptDocumentError
 from docparse.model import BBox
 
@@ -672,8 +673,10 @@ class PyMuPDFBackend(PdfBackend):
             rot = rotator((rotation + turn) % 360, float(unrot.width), float(unrot.height))
             textpage = page.get_textpage(flags=_TEXT_FLAGS)
             data = page.get_text("dict", textpage=textpage, sort=False)
-        blocks = blocks_from_dict(data, rot, page, textpage)
         unmapped = unmapped_in_dict(data)
+        if unmapped and mupdf_extension_text(page, data, _TEXT_FLAGS):
+            unmapped = unmapped_in_dict(data)
+        blocks = blocks_from_dict(data, rot, page, textpage)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
             words = page.get_text("words", textpage=textpage, sort=False)

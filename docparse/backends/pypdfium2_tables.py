@@ -65,7 +65,7 @@ from docparse.backends.table_whitespace import numeric_tables_beyond, whitespace
 
 Box4 = tuple[float, float, float, float]
 
-#: PDFium's marks that stand for a shown character (see ``pypdfium2_runs._PDFIUM_CHARS``);
+#: PDFium's marks that stand for a shown character (see ``pypdfium2_reader._PDFIUM_CHARS``);
 #: ``\r``/``\n`` are spaces there, so they cut words here.
 _BREAKS = frozenset(" \t\r\n\u00a0")
 

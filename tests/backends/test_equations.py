@@ -282,7 +282,8 @@ def test_an_equation_of_big_operators_is_one_unit_apart_from_the_prose_after(
     # was not gathered and pymupdf and pdfplumber glued it to the paragraph
     # after it ("... mi × π ... W the proof lies validation ...").
     doc = docparse.parse(MATH_PAIRS / "cm-4.pdf", backend=backend)
-    held = [u for u in doc.units if "×π+Q" in _glyphs(u.text)]
+    # (Its parentheses, from the extension font, are read since.)
+    held = [u for u in doc.units if "×π+Q" in _glyphs(u.text).replace(")", "")]
     assert [u.kind for u in held] == ["equation"], [u.text for u in doc.units if "π" in u.text]
     assert "∞" in held[0].text and _glyphs(held[0].text).endswith("(6)")
 
@@ -293,9 +294,11 @@ def test_the_text_words_of_cases_are_the_equations_own(backend: str) -> None:
     # "else" is a word in the text font, which made the formula's rows
     # "shared with text": not gathered, and pymupdf glued it to the prose after.
     doc = docparse.parse(MATH_PAIRS / "palatino-2.pdf", backend=backend)
-    held = [u for u in doc.units if "else" in u.text.split()]
+    # (With its brace read, pymupdf reads the formula's rows as one row, the
+    # relation's row between them overlapping both: "ifelse".)
+    held = [u for u in doc.units if "else" in u.text]
     assert [u.kind for u in held] == ["equation"]
-    assert "sgn" in held[0].text and "if" in held[0].text.split()
+    assert "sgn" in held[0].text and "if" in held[0].text
 
 
 def test_a_word_inside_a_formulas_box_joins_it_and_a_label_beside_it_does_not() -> None:

@@ -72,3 +72,40 @@ def test_verbatim_in_a_bitmap_font_is_read(backend: str) -> None:
     doc = docparse.parse(PAIRS / "amsart-3.pdf", backend=backend)
     text = " ".join(u.text for u in doc.content_units())
     assert "if (count > limit) {" in text and "flush(buffer);" in text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_caption_label_cut_off_its_text_is_joined_to_it(backend: str) -> None:
+    # lineno-5: "Figure 1:" on the first line of a two-line caption whose second line
+    # starts under the label; pymupdf and pdfplumber cut the label off, a caption with
+    # no words, and read the text as a paragraph (before the fix).
+    doc = docparse.parse(PAIRS / "lineno-5.pdf", backend=backend)
+    captions = [u.text for u in doc.units if u.kind == "caption"]
+    assert "Figure 1: Framework and the broad detect behaviour increase order from." in captions
+    assert not any(c.rstrip(":.") in ("Figure 1", "Figure 2", "Figure 3") for c in captions)
+
+
+def test_doc_pairs_scores_captions_read_whole() -> None:
+    # lineno-5 with pymupdf: 7 captions; Table 3's caption is not linked (its table
+    # is read together with Table 4's, linked to Table 4's caption), Table 4's table
+    # is not found.
+    from benchmarks.doc_pairs import score_doc
+
+    twin = docparse.parse(PAIRS / "lineno-5.tex")
+    doc = docparse.parse(PAIRS / "lineno-5.pdf", backend="pymupdf")
+    score = score_doc("lineno-5", "lineno", twin, doc, "pymupdf", [])
+    assert score.captions == (7, 5)
+    faults = sorted(w[1] for w in score.worst if w[2] == "caption")
+    assert faults == ["link", "table"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_heading_level_with_the_other_columns_line_is_cut_at_the_gutter(backend: str) -> None:
+    # lineno-4 (Times): a right-hand heading (12 pt, its space wider than the 10 pt
+    # gutter) made one line with the left-hand line level with it and the gutter number
+    # between them with pypdfium2 ("... in ac-215 Project global stable") before the fix.
+    doc = docparse.parse(PAIRS / "lineno-4.pdf", backend=backend)
+    texts = [u.text for u in doc.content_units()]
+    heads = [u.text for u in doc.units if u.kind == "heading"]
+    assert "Project global stable" in heads
+    assert not any("215" in t.split() for t in texts)

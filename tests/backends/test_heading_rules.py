@@ -20,6 +20,7 @@ from docparse.backends.headings import (
     is_section_number,
     join_number_blocks,
     numbering,
+    text_fonts,
 )
 from docparse.backends.items import CAPTION, Item, PageItems
 from docparse.backends.pages import Block, BlockRole, Line, TableRegion, TextSpan
@@ -254,4 +255,70 @@ def test_a_run_in_heading_whose_number_is_in_the_text_weight_is_split_off() -> N
         _span("Bold", 227.0, True),
     )
     line = make_line(plain, union_boxes([s.bbox for s in plain]))
+    assert split_run_in([line])[1] == set()
+
+
+def _line_item(text: str, font: str, y: float, size: float = 9.0) -> Item:
+    return Item(1, BBox(72.0, y, 400.0, y + size), (text,), size, False, font=font)
+
+
+def test_a_listing_numbered_line_by_line_is_no_heading() -> None:
+    # ltxdoc's code: each line numbered in a small roman, set in typewriter,
+    # and cut by the backend into one item a line (soul.pdf, pymupdf).
+    body = [_line_item("Some running text " * 8, "CMR10", 60.0 + 12 * k, 10.0) for k in range(3)]
+    code = [
+        _line_item(f"{59 + k} \\countdef\\SOUL@minus{k}", "CMTT9", 120.0 + 11 * k) for k in range(4)
+    ]
+    pages = [PageItems(1, 600.0, 800.0, [*body, *code])]
+    running = text_fonts(pages)
+    assert "CMTT9" in running
+    assert not any(is_heading(it, 10.0, "CMR10", running) for it in code)
+    # Lines apart, or numbers that do not follow on, make no listing.
+    apart = [PageItems(1, 600.0, 800.0, [*body, code[0], body[0], code[1], body[1], code[2]])]
+    assert "CMTT9" not in text_fonts(apart)
+    skips = [PageItems(1, 600.0, 800.0, [*body, code[0], code[2]])]
+    assert "CMTT9" not in text_fonts(skips)
+
+
+def test_numbered_sections_in_their_own_font_stay_headings() -> None:
+    # Sections 1, 2, 3 in one font, text between them: no listing.
+    items = []
+    for k in range(1, 4):
+        items.append(_line_item(f"{k} Section title {k}", "Sans", 100.0 * k, 10.0))
+        items.append(_line_item("Some running text " * 8, "CMR10", 100.0 * k + 20, 10.0))
+    pages = [PageItems(1, 600.0, 800.0, items)]
+    running = text_fonts(pages)
+    assert "Sans" not in running
+    assert all(is_heading(it, 10.0, "CMR10", running) for it in items[::2])
+
+
+def _font_span(text: str, x0: float, font: str) -> TextSpan:
+    return TextSpan(text, BBox(x0, 100.0, x0 + 5.0 * len(text), 112.0), 12.0, False, font)
+
+
+def test_an_italic_run_in_heading_after_its_number_is_split_off() -> None:
+    from docparse.backends.headings import split_run_in
+    from docparse.backends.lines import make_line, union_boxes
+
+    # amsart's \subsubsection: "1.1.1." upright, the title italic, then the text.
+    spans = (
+        _font_span("1.1.1.", 72.0, "TeXGyreTermes-Regular"),
+        _font_span(" ", 102.0, "TeXGyreTermes-Italic"),
+        _font_span("Culture suitable increase.", 107.0, "TeXGyreTermes-Italic"),
+        _font_span(" ", 237.0, "TeXGyreTermes-Regular"),
+        _font_span("Environment decade module document", 242.0, "TeXGyreTermes-Regular"),
+    )
+    line = make_line(spans, union_boxes([s.bbox for s in spans]))
+    out, heads = split_run_in([line])
+    assert [ln.text for ln in out] == [
+        "1.1.1. Culture suitable increase",
+        "Environment decade module document",
+    ]
+    assert heads == {id(out[0])}
+    # An italic phrase that opens a line with no number is emphasis, not a title.
+    emphasis = (
+        _font_span("Culture suitable increase.", 72.0, "ABCDEF+NimbusRomNo9L-ReguItal"),
+        _font_span(" Environment decade module", 202.0, "ABCDEF+NimbusRomNo9L-Regu"),
+    )
+    line = make_line(emphasis, union_boxes([s.bbox for s in emphasis]))
     assert split_run_in([line])[1] == set()

@@ -422,3 +422,22 @@ def test_scripts_attach_as_spelled_out(fields: list[tuple[str, float, float, int
     fast = _attach_scripts(*made())
     slow = _attached_spelled_out(*made())
     assert [[s.font for s in r] for r in fast] == [[s.font for s in r] for r in slow]
+
+
+def test_a_larger_heading_level_with_a_line_of_the_other_column_is_cut_at_the_gutter() -> None:
+    # Two columns 10 pt apart (LaTeX's \columnsep): a 14 pt heading's space is wider
+    # than the gutter, so its row was one line across both columns (twocolumn-4,
+    # pypdfium2 and pdfplumber: "... condition pressure Relation certain").
+    rows = [
+        _words(f"left line {i} of text | right line {i} of text", 100.0 + 12 * i) for i in range(5)
+    ]
+    edge = rows[0][5].bbox.x0  # where the right column's lines start
+    left = _words("condition pressure", 160.0, x0=edge - 10.0 - 87.5)
+    heading = TextSpan("Relation certain", BBox(edge, 158.0, edge + 90.0, 172.0), 14.3)
+    gap = edge - left[-1].bbox.x1
+    assert 0.9 * 10.0 < gap < 0.9 * 14.3
+    texts = [ln.text for ln in lines_from_spans([s for r in rows for s in r] + left + [heading])]
+    assert "condition pressure" in texts and "Relation certain" in texts
+    # The same row with no gutter on the page stays one line.
+    texts = [ln.text for ln in lines_from_spans([*left, heading])]
+    assert texts == ["condition pressure Relation certain"]

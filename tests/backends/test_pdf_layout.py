@@ -438,6 +438,32 @@ def test_two_column_order_by_bisection_is_the_scan_order(
     ]
     left = [it for it in items if it.bbox.x1 <= 306.0 + 18.36]
     right = [it for it in items if it.bbox.x0 >= 306.0 - 18.36 and it.bbox.x1 > 306.0 + 18.36]
-    ordered = _by_columns(items, left, right)
+    ordered = _by_columns(items, left, right, 612.0)
     full = sorted((it for it in items if not it.col), key=lambda it: it.bbox.y0)
-    assert [id(it) for it in ordered] == [id(it) for it in _segments_by_scan(items, full)]
+    assert [id(it) for it in ordered] == [id(it) for it in _segments_by_scan(items, full, 612.0)]
+
+
+def test_a_name_left_of_the_middle_is_read_in_its_centred_row() -> None:
+    """Authors on one centred line of a two-column page: the first name sits in the left
+    column's band, the others reach past the middle; the row reads left to right before
+    the columns below (gen24's case, doc_pairs twocolumn and lineno title pages)."""
+    from docparse.backends.items import Item
+    from docparse.backends.reading_order import reading_order
+
+    def item(text: str, x0: float, y0: float, x1: float, lines: int = 1) -> Item:
+        return Item(1, BBox(x0, y0, x1, y0 + 12.0 * lines), (text * 40,) * lines, 10.0, False)
+
+    title = item("T", 129.0, 84.0, 483.0)
+    second = item("B", 272.0, 118.5, 439.0)
+    first = item("A", 173.0, 118.5, 229.0)
+    left = [item("L", 54.0, 160.0 + 100 * i, 301.0, 6) for i in range(3)]
+    right = [item("R", 311.0, 160.0 + 100 * i, 558.0, 6) for i in range(3)]
+    order = reading_order([title, second, first, *left, *right], 612.0)
+    assert order == [title, first, second, *left, *right]
+    # A name a little above or below the wide one's top is read in its row too.
+    first.bbox = BBox(173.0, 117.0, 229.0, 129.0)
+    assert reading_order([title, second, first, *left, *right], 612.0)[:3] == [
+        title,
+        first,
+        second,
+    ]

@@ -282,7 +282,7 @@ def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
     does not shift the text of the runs after it; generated spaces stay with
     the run before them."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2_runs import _Runs
+    from docparse.backends.pypdfium2_reader import RunReader
 
     r1, r2 = "\ud835", "\udc5f"  # U+1D45F MATHEMATICAL ITALIC SMALL R as PDFium lists it
     chars = [(r1, 0), (r2, 0), ("=", 0), ("1", 0), (" ", None)]
@@ -290,7 +290,7 @@ def test_pypdfium2_runs_cut_text_in_utf16_units() -> None:
     raw = _FakeRaw(chars)
     page = _FakeTextPage(raw)
     page._text = raw.text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
-    runs = _Runs(page, raw)
+    runs = RunReader(page, raw)
     starts = runs.starts()
     assert starts == [0, 5, 11]
     assert runs.texts(starts) == ["\U0001d45f=1 ", "where ", "radius"]
@@ -309,11 +309,11 @@ def test_pypdfium2_glyph_runs_found_without_search() -> None:
     the page's rectangle count and one call a space; a space PDFium did not
     generate leaves the page to the search."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2_runs import _Runs
+    from docparse.backends.pypdfium2_reader import RunReader
 
     chars = [("a", 0), ("b", 1), (" ", None), ("c", 2), ("d", 3)]
     raw = _FakeRaw(chars)
-    runs = _Runs(_FakeTextPage(raw), raw)
+    runs = RunReader(_FakeTextPage(raw), raw)
     assert runs._glyph_starts() == [0, 1, 3, 4]
     assert runs.starts() == [0, 1, 3, 4]
     assert runs.texts(runs.starts()) == ["a", "b ", "c", "d"]
@@ -321,12 +321,12 @@ def test_pypdfium2_glyph_runs_found_without_search() -> None:
     # the space is not generated, so the guess is not taken.
     chars[2] = (" ", 1)
     raw = _FakeRaw(chars)
-    runs = _Runs(_FakeTextPage(raw), raw)
+    runs = RunReader(_FakeTextPage(raw), raw)
     assert runs.n_rects == 4 and runs._glyph_starts() is None
     assert runs.starts() == [0, 1, 3, 4]
     # Two glyphs in one run: fewer rectangles than guesses.
     raw = _FakeRaw([("a", 0), ("b", 0), (" ", None), ("c", 2)])
-    runs = _Runs(_FakeTextPage(raw), raw)
+    runs = RunReader(_FakeTextPage(raw), raw)
     assert runs._glyph_starts() is None and runs.starts() == [0, 3]
 
 
@@ -336,7 +336,7 @@ def test_pypdfium2_runs_searched_across_lines() -> None:
     first character goes on the run before it, lines of several runs and runs
     of several lines come out as the rectangles say."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2_runs import _Runs
+    from docparse.backends.pypdfium2_reader import RunReader
 
     chars: list[tuple[str, int | None]] = []
     pieces = [("Lorem ipsum ", 0), ("dolor", 1), ("\r\n", None), ("sit amet", 1)]
@@ -345,7 +345,7 @@ def test_pypdfium2_runs_searched_across_lines() -> None:
     for text, obj in pieces:
         chars += [(c, obj) for c in text]
     raw = _FakeRaw(chars)
-    runs = _Runs(_FakeTextPage(raw), raw)
+    runs = RunReader(_FakeTextPage(raw), raw)
     assert runs._line_starts() == [19, 29, 54, 64]
     starts = runs.starts()
     # A run starts where the text object changes, generated characters left out.
@@ -361,11 +361,11 @@ def test_pypdfium2_runs_mark_glyphs_without_unicode() -> None:
     assembly's glyph cleaning leaves it out."""
     _needs("pypdfium2")
     from docparse.backends.glyphs import count_unmapped, strip_unmapped
-    from docparse.backends.pypdfium2_runs import _Runs
+    from docparse.backends.pypdfium2_reader import RunReader
 
     chars = [(c, 0) for c in "Px"] + [(" ", None)] + [(c, 1) for c in "sum"]
     raw = _FakeRaw(chars, unmapped=(0,))
-    runs = _Runs(_FakeTextPage(raw), raw)
+    runs = RunReader(_FakeTextPage(raw), raw)
     starts = runs.starts()
     assert runs.mark_unmapped([(0, 3), (3, 6)]) == 1
     texts = runs.texts(starts)
@@ -406,7 +406,7 @@ def test_pypdfium2_character_runs_join_into_words() -> None:
     still counts as on the baseline; a raised smaller digit, a wide gap, a
     space PDFium put in or another font ends the word."""
     _needs("pypdfium2")
-    from docparse.backends.pypdfium2_runs import _join_runs, _word_starts
+    from docparse.backends.pypdfium2_words import _join_runs, _word_starts
 
     font, other = ("Times", 0), ("Times-Bold", 0)
     # (text, left, bottom, right, top) in PDF space, y upwards; size 10.
@@ -448,11 +448,11 @@ def test_pypdfium2_array_words_match_the_loop(pmlr: Path, monkeypatch: pytest.Mo
     """Runs joined into words over numpy arrays (pages of many runs) and by the
     per-run loop give the same document: each path forced on every page."""
     _needs("pypdfium2")
-    from docparse.backends import pypdfium2_runs
+    from docparse.backends import pypdfium2_words
 
     docs = []
     for threshold in (1, 10**9):  # every page through the arrays, then none
-        monkeypatch.setattr(pypdfium2_runs, "_ARRAY_RUNS", threshold)
+        monkeypatch.setattr(pypdfium2_words, "ARRAY_RUNS", threshold)
         docs.append(docparse.parse(pmlr, backend="pypdfium2").to_dict())
     assert docs[0] == docs[1]
     assert len(docs[0]["units"]) > 50

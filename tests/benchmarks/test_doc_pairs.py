@@ -28,9 +28,11 @@ def test_furniture_line_names_the_running_heads() -> None:
 
 def test_summary_row_adds_the_documents() -> None:
     kinds = {g: (0, 0) for g in GROUPS} | {"para": (10, 9), "head": (4, 2)}
-    one = DocScore("a-1", "a", "pymupdf", 2, kinds, (4, 3, 2), 1.0, 1, 0, 10, 0, 1, 4, 0.1)
+    one = DocScore("a-1", "a", "pymupdf", 2, kinds, (4, 3, 2), 1.0, 1, 0, 10, 0, 1, 4, 0.1, (4, 3))
     row = summary_row("pymupdf", [one, one])
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[1:4] == ["2", "28", f"{22 / 28:.3f}"]
     assert cells[4] == "0.900" and cells[6] == "0.500"
+    # Captions read whole: 6 of 8, after the groups' columns.
+    assert cells[4 + len(GROUPS)] == "0.750"
     assert "4/6/8" in cells
