@@ -56,6 +56,7 @@ from docparse.backends.table_combine import (
     join_strips,
     widen_to_open_sides,
     with_extra_tables,
+    without_lead_ins,
 )
 from docparse.backends.table_grid import merge_symbol_cells
 from docparse.backends.table_lists import keyed_list_tables
@@ -385,7 +386,8 @@ def tables_of(
         *_captioned_tables(pt, lines),
         *keyed_list_tables(pt.inputs.words, TABLE_MARGIN * height, (1 - TABLE_MARGIN) * height),
     ]
-    return with_extra_tables(found, extra, lambda g: g[0], lambda g: g[1], replace=False)
+    found = with_extra_tables(found, extra, lambda g: g[0], lambda g: g[1], replace=False)
+    return without_lead_ins(found, pt.inputs.words)
 
 
 def _captioned_tables(pt: PageTables, lines: list[TextLine]) -> list[Grid]:

@@ -19,6 +19,7 @@ from typing import TypeVar
 from docparse.backends.pages import TableRegion
 from docparse.backends.table_candidates import (
     PageInputs,
+    Word,
     is_number,
     overlaps,
     union,
@@ -52,7 +53,9 @@ from docparse.backends.table_regions import (
     rule_bounded_regions,
     without_prose_sides,
 )
+from docparse.backends.table_repair import below_lead_in
 from docparse.backends.table_rows import baseline_rows
+from docparse.model import BBox
 
 G = TypeVar("G")
 
@@ -423,4 +426,30 @@ def finish_tables(
             )
         ),
     ]
-    return tuple(with_extra_tables(found, extra, region_box, _rows, replace=False))
+    found = with_extra_tables(found, extra, region_box, _rows, replace=False)
+    return tuple(_without_lead_in(t, inputs.words) for t in found)
+
+
+def without_lead_ins(
+    grids: Iterable[tuple[Box, list[list[str]]]], words: Sequence[Word]
+) -> list[tuple[Box, list[list[str]]]]:
+    """``(box, rows)`` grids without a first row that is the end of the text above
+    (:func:`~docparse.backends.table_repair.below_lead_in`)."""
+    out = []
+    for box, rows in grids:
+        top = below_lead_in(rows, box, words)
+        out.append((box, rows) if top is None else ((box[0], top, *box[2:]), rows[1:]))
+    return out
+
+
+def _without_lead_in(t: TableRegion, words: Sequence[Word]) -> TableRegion:
+    b = t.bbox
+    top = below_lead_in(t.rows, (b.x0, b.y0, b.x1, b.y1), words)
+    if top is None:
+        return t
+    return TableRegion(
+        BBox(b.x0, top, b.x1, b.y1),
+        t.rows[1:],
+        max(t.n_header_rows - 1, 0),
+        tuple((r - 1, c, rs, cs) for r, c, rs, cs in t.spans if r > 0),
+    )

@@ -47,6 +47,9 @@ _VALUE = re.compile(r"^[($€£¥-]*\s*[-+−]?(?:\d[\d,.]*|[—–-])\s*[)%*]*$
 #: read no rows (``table_regions.TABLE_MARGIN`` and a little more): the
 #: lines of a table cut off there are left as short text items.
 _MARGIN = 0.08
+#: A first part reaching below this share of its page height ends low on it;
+#: a continuation starts above ``1 - _LOW`` of its page.
+_LOW = 0.75
 
 
 def join_page_tables(order: list[Item], heights: Mapping[int, float]) -> list[Item]:
@@ -130,8 +133,10 @@ def _continuation(
         if o.table is not None:
             if o.page != page + 1 or _names_other(order, j + 1, o.page, caption):
                 return None
+            if not pieces and not noted and not _starts_high(o, heights):
+                return None
             # A table that ends high on its page ends there (the rest is blank).
-            low = last.y1 >= 0.75 * heights.get(page, 0.0)
+            low = last.y1 >= _LOW * heights.get(page, 0.0)
             # The repeated header may be among the pieces: its words, in order.
             head = " ".join(c for c in _column_text(a.rows[: _head_count(a)], _n_cols(a)) if c)
             noted = noted or bool(head and head in " ".join(pieces).lower())
@@ -163,6 +168,19 @@ def _continuation(
             continue
         return None
     return None
+
+
+def _starts_high(o: Item, heights: Mapping[int, float]) -> bool:
+    """Whether the table ``o`` starts in the top quarter of its page.
+
+    A table goes on at the top of the next page, under the running head
+    only. One set lower with nothing above it stands alone there: a float
+    page centres its tables (Debian reference zh-CN p231: Table 11.18, the
+    same heads as the table ending page 230, set halfway down a page of its
+    own), and a page whose table follows a blank top is no continuation.
+    """
+    h = heights.get(o.page, 0.0)
+    return h <= 0 or o.bbox.y0 <= (1 - _LOW) * h
 
 
 def _cut_off_line(o: Item, page: int, last: BBox, heights: Mapping[int, float]) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 from docparse.backends.table_candidates import (
@@ -541,3 +542,47 @@ def _closing_label(label: Sequence[Word], value: Word, left: float, height: floa
         and not text[-1][4].endswith((".", ",", ";", ":"))
         and value[0] - max(w[2] for w in text) >= 2 * height
     )
+
+
+def below_lead_in(
+    rows: Sequence[Sequence[str | None]], box: Sequence[float], words: Sequence[Word]
+) -> float | None:
+    """Where a table starts when its first row is the last line of the text above it.
+
+    ``None`` when the first row is the table's. The sentence that introduces
+    a table ends in a colon (``... were as follows (in millions):``), its last
+    line often set where the stub column is, over the column heads: a finder
+    that grows a table over its head lines takes it in as a row. The eye sees
+    which block the line is set with: a line further from the row below it
+    than one and a half times the table's usual gap between rows is the
+    text's when it is closer to the text above it than to that row, or when
+    it is a sentence of its own (five words or more) indented as a paragraph
+    starts, right of where every row under it starts. Only a row of one cell
+    ending in a colon is tried: a table's own label row (``Cash provided by
+    (used in):``) is set at the table's row gap.
+    """
+    if len(rows) < 3 or not rows[0]:
+        return None
+    cells = [c.strip() for c in rows[0] if c and c.strip()]
+    if len(cells) != 1 or not cells[0].endswith(":") or not any(c.islower() for c in cells[0]):
+        return None
+    lines = clip_rows(words, box)
+    if len(lines) < 4 or " ".join(w[4] for w in lines[0]).split() != cells[0].split():
+        return None
+    first, second = lines[0], lines[1]
+    top, bottom = min(w[1] for w in first), max(w[3] for w in first)
+    start = min(w[1] for w in second)
+    below = start - bottom
+    gaps = sorted(min(w[1] for w in b) - max(w[3] for w in a) for a, b in pairwise(lines[1:]))
+    usual = max(gaps[len(gaps) // 2], 1.0)
+    if below <= 1.5 * usual:
+        return None
+    # Text above the row, over the table's stretch of the page, nearer than the row below.
+    x0 = min(w[0] for w in first)
+    if any(w[3] <= top + 1 and w[0] < box[2] and w[2] > x0 and top - w[3] < below for w in words):
+        return start - 1
+    # A sentence of its own indented as a paragraph is (the rows start at the stub's edge).
+    size = bottom - top
+    stub = min(w[0] for ln in lines[1:] for w in ln)
+    indented = stub + size < x0 < (box[0] + box[2]) / 2
+    return start - 1 if indented and len(first) >= 5 else None

@@ -160,3 +160,14 @@ def test_a_head_left_in_the_top_band_is_a_repeat(band: str, joined: bool) -> Non
     b = _item(2, 60, 200, [["Equity", "5", "6"], ["Total", "7", "8"]], heads=0)
     out = join_page_tables([a, _text(2, 30, band), b], HEIGHTS)
     assert (b not in out) is joined
+
+
+def test_a_table_set_halfway_down_the_next_page_is_another_table() -> None:
+    # A float page centres its table: the same heads, nothing above it but
+    # the running head, yet no continuation (Debian reference zh-CN p231).
+    a = _item(1, 400, 740, [HEAD, ["Cash", "1", "2"]], heads=1)
+    b = _item(2, 330, 420, [HEAD, ["Equity", "5", "6"]])
+    out = join_page_tables([a, _text(2, 30, "Reference", "furniture"), b], HEIGHTS)
+    assert b in out and len(out) == 3
+    top = _item(2, 60, 150, [HEAD, ["Equity", "5", "6"]])
+    assert top not in join_page_tables([a, _text(2, 30, "Reference", "furniture"), top], HEIGHTS)
