@@ -31,7 +31,12 @@ from docparse.backends.base import (
     TextSpan,
     encrypted_error,
 )
-from docparse.backends.glyphs import count_unmapped, strip_unmapped
+from docparse.backends.glyphs import (
+    ACCENT_CHARS,
+    count_unmapped,
+    place_accents,
+    strip_unmapped,
+)
 from docparse.backends.lines import blocks_from_lines, lines_from_spans
 from docparse.backends.pdfminer_guard import guard_reference_cycles
 from docparse.backends.pdfplumber_tables import table_regions
@@ -124,11 +129,51 @@ def page_words(
     )
     words: list[dict[str, Any]] = []
     for word, word_chars in extractor.iter_extract_tuples(
-        without_overlaid_spaces(tex_math_chars(chars))
+        without_overlaid_spaces(with_placed_accents(tex_math_chars(chars)))
     ):
         word["fontname"] = word_chars[0]["fontname"]
         words.append(word)
     return words
+
+
+def with_placed_accents(chars: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
+    """``chars`` with each of TeX's spacing accents merged into the letter
+    drawn before or after it that it sits over (``F¨ullw¨orter`` reads
+    ``Füllwörter``, see :func:`docparse.backends.glyphs.place_accents`).
+
+    pdfplumber orders a line's characters by ``x0``, and an accent starts
+    before or after its letter as their widths fall: the drawing order
+    (pdfminer's) is where the accent's letter is next to it. A neighbour
+    counts only when the two boxes share some height (an accent over a
+    capital is raised, not on another line).
+    """
+    marks = [i for i, c in enumerate(chars) if c["text"] in ACCENT_CHARS]
+    if not marks:
+        return chars
+    out: list[dict[str, Any] | None] = list(chars)
+    for i in marks:
+        accent = out[i]
+        if accent is None or not accent["upright"]:
+            continue
+        top, bottom = float(accent["top"]), float(accent["bottom"])
+        window = range(max(i - 1, 0), min(i + 2, len(out)))
+        glyphs = []
+        for k in window:
+            c = out[k]
+            if c is None or (k != i and not (c["top"] < bottom and top < c["bottom"])):
+                glyphs.append(("", 0.0, 0.0))
+            else:
+                glyphs.append((str(c["text"]), float(c["x0"]), float(c["x1"])))
+        texts = place_accents(glyphs)
+        if texts is None:
+            continue
+        for k, (was, _, _), text in zip(window, glyphs, texts, strict=True):
+            c = out[k]
+            # Only what place_accents changed: a neighbour left out above
+            # stands in the window as "" and is kept as it is.
+            if c is not None and text != was:
+                out[k] = {**c, "text": text} if text else None
+    return [c for c in out if c is not None]
 
 
 def without_overlaid_spaces(chars: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -31,7 +31,14 @@ from docparse.backends.pymupdf_tables import (
     find_ruled_tables,
     page_words,
 )
-from docparse.backends.pymupdf_text import blocks_from_dict, rotator, to_bbox, unmapped_in_dict
+from docparse.backends.pymupdf_text import (
+    blocks_from_dict,
+    place_word_accents,
+    rotator,
+    show_hidden_layers,
+    to_bbox,
+    unmapped_in_dict,
+)
 from docparse.backends.rotation import mupdf_cross_lines, mupdf_directions, upright_turn
 from docparse.backends.ruled_grid import find_grids
 from docparse.backends.table_candidates import (
@@ -627,6 +634,7 @@ class PyMuPDFBackend(PdfBackend):
         pymupdf = load_pymupdf()
         doc = open_pymupdf(path, config.password)
         try:
+            show_hidden_layers(doc)
             # MuPDF's own errors (a malformed or cyclic page tree, a page the
             # repaired tree no longer has, "not a dict" for a broken /CropBox,
             # which PyMuPDF raises as RuntimeError) name the page.
@@ -670,10 +678,11 @@ class PyMuPDFBackend(PdfBackend):
         unmapped = unmapped_in_dict(data)
         if unmapped and mupdf_extension_text(page, data, _TEXT_FLAGS):
             unmapped = unmapped_in_dict(data)
-        blocks = blocks_from_dict(data, rot)
+        blocks = blocks_from_dict(data, rot, page, textpage)
         tables: tuple[TableRegion, ...] = ()
         if config.tables and blocks:
             words = page.get_text("words", textpage=textpage, sort=False)
+            words = place_word_accents(words, page, textpage)
             if unmapped:
                 words = [(*w[:4], strip_unmapped(w[4]), *w[5:]) for w in words]
                 words = [w for w in words if w[4]]

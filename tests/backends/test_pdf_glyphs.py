@@ -104,3 +104,32 @@ def test_page_range_keeps_the_document_title_and_page_count(
     assert [p.page for p in part.pages] == [2, 3]
     # The largest text of page 2 is a heading there, not the document's title.
     assert not any(u.kind == "title" for u in part.units)
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_tex_spacing_accents_are_merged_into_their_letters(
+    fixtures_dir: Path, backend: str
+) -> None:
+    """An OT1 font sets á as ´ kerned over a: the units read á, not ´a or a´."""
+    path = fixtures_dir / "pdf" / "mkpattern-accents" / "mkpatter-p3.pdf"
+    doc = docparse.parse(path, backend=backend, config={"ocr": "off"})
+    text = " ".join(u.text for u in doc.units)
+    assert "&Va={á é í ó ú}" in text
+    assert "\\encodingsubstitutions{á é í ó ú ñ ü ï}" in text
+    assert "the character á is in position E1" in text
+    assert not any(c in text for c in "\u00b4\u00a8\u02dc\u00b8")
+
+
+@pytest.mark.parametrize("backend", ["pymupdf", "pdfplumber"])
+def test_accents_inside_a_table_are_merged_in_its_cells_too(
+    fixtures_dir: Path, backend: str
+) -> None:
+    """A table's cells read the same merged letters as the lines: a cell
+    ``´ecrire`` beside a line ``écrire`` left the line as a paragraph too."""
+    path = fixtures_dir / "pdf" / "font-change-fr-accents" / "font-change-fr-p11.pdf"
+    doc = docparse.parse(path, backend=backend, config={"ocr": "off"})
+    tables = [u for u in doc.units if u.table is not None]
+    assert len(tables) == 1
+    assert "écrire" in tables[0].text and "´" not in tables[0].text
+    assert not [u.text for u in doc.units if u.table is None and "Gras penché" in u.text]
+    assert "La police Charter est déclarée" in " ".join(u.text for u in doc.units)

@@ -239,3 +239,14 @@ def test_pmlr_booktabs_table_found(fixtures_dir: Path, pmlr_doc: Document) -> No
     )
     # No prose became a table: every table cell is short.
     assert all(len(c.split()) <= 6 for u in tables for r in u.table.rows for c in r)
+
+
+def test_text_of_layers_the_default_view_hides_is_read(fixtures_dir: Path) -> None:
+    """lecturer's slide steps are optional content groups hidden by default:
+    MuPDF left page 1 empty; its text is read as the other backends read it."""
+    path = fixtures_dir / "pdf" / "lecturer-layers" / "LecturerDemo-Mondrian.pdf"
+    doc = docparse.parse(path, backend=BACKEND, config={"ocr": "off", "pages": (1, 1)})
+    text = " ".join(u.text for u in doc.units)
+    assert "Some say the square root of 2" in text
+    assert "integers without a common factor" in text
+    assert doc.pages[0].n_chars > 300
