@@ -51,13 +51,12 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 import pymupdf
 
 import docparse
-from benchmarks.pdf_coverage import CORPUS
+from benchmarks.pdf_coverage import CORPUS, TEXLIVE_DOC
 from docparse.model import Document, SourceUnit
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
 QUICK_ARGS = ["--source", "corpus", "--corpus", "{corpus}", "--only", "acmart-sample-sigconf"]
 
-TEXLIVE_DOC = Path("/usr/share/doc/texlive-doc")
 DEFAULT_BACKENDS = ("pymupdf", "pypdfium2", "pdfplumber")
 
 # A section number or a label in front of a title, read off as often as it

@@ -48,6 +48,8 @@ from docparse.model import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
+#: TeX Live's package manuals (Debian's texlive-doc): PDFs nobody here tuned for.
+TEXLIVE_DOC = Path("/usr/share/doc/texlive-doc")
 FOLDERS = ("research", "s2orc", "financial", "csv_tables", "books", "qa_evidence")
 
 _PUNCT = re.compile(r"[^\w]+", re.UNICODE)

@@ -50,10 +50,10 @@ from pathlib import Path
 from typing import Any
 
 import docparse
+from benchmarks.pdf_coverage import TEXLIVE_DOC
 from docparse.errors import DocparseError
 from docparse.registry import get_parser
 
-DEFAULT_DIR = Path("/usr/share/doc/texlive-doc")
 BACKENDS = ("pymupdf", "pdfplumber", "pypdfium2")
 
 #: Arguments of a short run (``python -m benchmarks.run --quick``).
@@ -362,7 +362,7 @@ def worst(rows: list[Row], root: Path, n: int) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
+    ap.add_argument("--dir", type=Path, default=TEXLIVE_DOC)
     ap.add_argument("--backend", action="append", choices=BACKENDS)
     ap.add_argument("--max-files", type=int)
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per file and backend")
